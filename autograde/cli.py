@@ -1,0 +1,48 @@
+"""Command line: `python -m autograde {build,veto,report,demo}`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _veto(args: argparse.Namespace) -> int:
+    """Read one answer on stdin and print its vetoes as JSON."""
+    from autograde.veto.text import find_vetoes
+
+    answer = sys.stdin.read()
+    vetoes = find_vetoes(answer, question=args.question)
+    print(json.dumps({"vetoes": [{"id": v.id, "evidence": v.evidence} for v in vetoes]}, ensure_ascii=False))
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    """Write source/<assignment>/<notebook> from the lesson."""
+    from autograde.build import write_source_notebook
+
+    path = write_source_notebook(args.assignment)
+    print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one sub-command per stage of the data flow."""
+    parser = argparse.ArgumentParser(prog="python -m autograde", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    build = commands.add_parser("build", help="build the nbgrader source notebook from the lesson .qmd")
+    build.add_argument("assignment", help="assignment name, e.g. lesson05")
+    build.set_defaults(run=_build)
+
+    veto = commands.add_parser("veto", help="check one free-text answer (stdin) for veto claims")
+    veto.add_argument("--question", choices=("q1", "q2", "q3"), required=True)
+    veto.set_defaults(run=_veto)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse arguments and run the chosen command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    return args.run(args)
