@@ -20,12 +20,17 @@ from nbgrader.preprocessors import (
 )
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
+from autograde.preprocessors.check_submission import CheckSubmission
 from autograde.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
+from autograde.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
+from autograde.preprocessors.record_vetoes import RecordVetoes
+from autograde.preprocessors.redact_test_errors import RedactTestErrors
+from autograde.preprocessors.resilient_execute import ResilientExecute
+from autograde.ungradable import record_unreadable_notebooks
 
 c = get_config()
 
 c.CourseDirectory.course_id = "dist-training-lesson05"
-c.CourseDirectory.db_assignments = [{"name": "lesson05"}]
 
 # Release: the exercise keeps the lesson's five `______` blanks instead of nbgrader's NotImplementedError stub.
 # The list is nbgrader 0.9.6's own, with ClearSolutions swapped; rubric cells are locked, not task cells.
@@ -45,12 +50,32 @@ c.GenerateAssignment.preprocessors = [
 ]
 c.ClearMarkScheme.enforce_metadata = False
 
-# Autograde: each cell gets 10 s; a timeout interrupts the cell, records an error and moves on.
+# Autograde. A notebook that is not JSON, or lacks the code cell, is recorded as ungradable with its reason
+# (reports/lesson05/ungradable.json), never scored 0. A deleted test or answer cell is put back from the source.
+c.BaseConverter.pre_convert_hook = record_unreadable_notebooks
+c.Autograde.sanitize_preprocessors = [
+    CheckSubmission,
+    ClearOutput,
+    DeduplicateIds,
+    OverwriteKernelspec,
+    OverwriteCellsInOrder,
+    CheckCellMetadata,
+]
+c.OverwriteCells.add_missing_cells = True
+# Each cell gets 10 s; a timeout interrupts it and records an error; a dead kernel is restarted. Then the
+# veto checks run and write their findings as auto-comments and autograded/<student>/lesson05/vetoes.json.
+c.Autograde.autograde_preprocessors = [
+    ResilientExecute,
+    IgnorePattern,
+    ClearMetadataPreprocessor,
+    LimitOutput,
+    SaveAutoGrades,
+    AssignLatePenalties,
+    CheckCellMetadata,
+    RecordVetoes,
+]
 c.Execute.timeout = 10
 c.Execute.interrupt_on_timeout = True
-c.Execute.allow_errors = True
-# A deleted test or answer cell is put back from the source notebook, so it is graded, not silently missing.
-c.OverwriteCells.add_missing_cells = True
 
 # Feedback never shows hidden test code: test regions are cleared and their tracebacks cut to one line.
-c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]
+c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests, RedactTestErrors]

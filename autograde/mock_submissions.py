@@ -1,0 +1,103 @@
+"""Write student submissions from the release notebook and a YAML table of what each student did.
+
+Used for the bundled examples (examples/submissions) and the grading tests; each row of the table
+fills the five blanks (or leaves them), adds code around them, edits or deletes cells, answers
+Q1-Q3, or breaks the file in a way real submissions break.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import yaml
+from nbformat.notebooknode import NotebookNode
+
+BLANK = "______"
+CORRECT_BLANKS = (
+    "params_bf16 + grads_bf16 + opt_fp32 / dp + extra",
+    "params_bf16 + (grads_bf16 + opt_fp32) / dp + extra",
+    "(params_bf16 + grads_bf16 + opt_fp32) / dp + extra",
+    "2 * num_params",
+    "3 * num_params",
+)
+
+
+@dataclass
+class MockSubmission:
+    """One student's submission as described in the table."""
+
+    student: str
+    why: str
+    blanks: dict[int, str] = field(default_factory=dict)
+    """Blank number (1-5, in source order) → the expression the student wrote; unlisted blanks are correct."""
+    replace: dict[str, str] = field(default_factory=dict)
+    """Literal edits applied to the filled code cell (e.g. to the given FP32 line)."""
+    prepend: str = ""
+    append: str = ""
+    answers: dict[str, str] = field(default_factory=dict)
+    edit_cells: dict[str, str] = field(default_factory=dict)
+    delete_cells: list[str] = field(default_factory=list)
+    raw_text: str | None = None
+    """Write this text instead of a notebook (broken JSON)."""
+    missing: bool = False
+    """Submit the folder without the notebook."""
+    expect: dict[str, Any] = field(default_factory=dict)
+    """What grading should find (per-test points, ungradable, vetoes); read by the tests."""
+
+
+def load_table(path: Path) -> list[MockSubmission]:
+    """Read the YAML list of submissions."""
+    rows = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [MockSubmission(**row) for row in rows]
+
+
+def fill_blanks(exercise: str, blanks: dict[int, str]) -> str:
+    """The exercise code with each `______` replaced, in order, by the student's or the correct expression."""
+    parts = exercise.split(BLANK)
+    if len(parts) != len(CORRECT_BLANKS) + 1:
+        raise ValueError(f"expected {len(CORRECT_BLANKS)} blanks in the exercise, found {len(parts) - 1}")
+    filled = [parts[0]]
+    for number, rest in enumerate(parts[1:], start=1):
+        filled.append(blanks.get(number, CORRECT_BLANKS[number - 1]))
+        filled.append(rest)
+    return "".join(filled)
+
+
+def submission_notebook(release: NotebookNode, row: MockSubmission, code_cell_id: str) -> NotebookNode:
+    """The release notebook as this student would hand it in."""
+    notebook = copy.deepcopy(release)
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id == code_cell_id:
+            code = fill_blanks(cell.source, row.blanks)
+            for old, new in row.replace.items():
+                if old not in code:
+                    raise ValueError(f"{row.student}: text to replace not found: {old!r}")
+                code = code.replace(old, new)
+            cell.source = "\n".join(part for part in (row.prepend.strip("\n"), code, row.append.strip("\n")) if part)
+        if grade_id in row.answers:
+            cell.source = row.answers[grade_id]
+        if grade_id in row.edit_cells:
+            cell.source = row.edit_cells[grade_id]
+    notebook.cells = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") not in row.delete_cells]
+    return notebook
+
+
+def write_submissions(release_path: Path, table: list[MockSubmission], submitted_dir: Path, assignment: str,
+                      code_cell_id: str = "zero_code") -> list[Path]:
+    """Write each row under <submitted_dir>/<student>/<assignment>/; returns the student folders."""
+    release = nbformat.read(release_path, as_version=4)
+    folders = []
+    for row in table:
+        folder = submitted_dir / row.student / assignment
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / release_path.name
+        if row.raw_text is not None:
+            target.write_text(row.raw_text, encoding="utf-8")
+        elif not row.missing:
+            nbformat.write(submission_notebook(release, row, code_cell_id), target)
+        folders.append(folder.parent)
+    return folders

@@ -1,0 +1,32 @@
+"""OverwriteCells that can put a deleted cell back after any kind of cell, not only after a graded one."""
+from __future__ import annotations
+
+from nbconvert.exporters.exporter import ResourcesDict
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import OverwriteCells
+
+
+class OverwriteCellsInOrder(OverwriteCells):
+    """Re-adds a missing grade cell right after the nearest earlier source cell that is still present.
+
+    nbgrader 0.9.6 only looks the previous source cell up among graded/solution cells, so a deleted
+    answer that follows a read-only prose cell raises KeyError and the whole submission fails.
+    """
+
+    def add_missing_grade_cells(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
+        """Insert each missing grade cell after its nearest present predecessor in the source notebook."""
+        source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
+        source_ids = [cell.name for cell in source_nb.source_cells]
+        source_by_id = {cell.name: cell for cell in source_nb.source_cells}
+        solution_ids = {cell.name for cell in source_nb.solution_cells}
+        for grade_cell in source_nb.grade_cells:
+            present = [cell.metadata.get("nbgrader", {}).get("grade_id") for cell in nb.cells]
+            if grade_cell.name in present:
+                continue
+            self.log.warning("Missing grade cell %s encountered, adding it back from the source notebook", grade_cell.name)
+            restored = self.missing_cell_transform(source_by_id[grade_cell.name], grade_cell.max_score,
+                                                   is_solution=grade_cell.name in solution_ids)
+            earlier = source_ids[:source_ids.index(grade_cell.name)]
+            anchors = [present.index(name) for name in reversed(earlier) if name in present]
+            nb.cells.insert(anchors[0] + 1 if anchors else 0, restored)
+        return nb, resources
