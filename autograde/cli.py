@@ -27,6 +27,25 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    """Autograde the bundled example class and print the points table."""
+    from autograde.demo import run_demo
+
+    return run_demo(args.assignment)
+
+
+def _mock_submissions(args: argparse.Namespace) -> int:
+    """Write student notebooks described by a YAML table from the release notebook."""
+    from autograde.assignment_spec import REPO_ROOT, load_spec
+    from autograde.mock_submissions import load_table, write_submissions
+
+    spec = load_spec(args.assignment)
+    release = REPO_ROOT / "release" / spec.assignment / spec.notebook
+    folders = write_submissions(release, load_table(Path(args.table)), Path(args.destination), spec.assignment)
+    print(f"wrote {len(folders)} submissions under {args.destination}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per stage of the data flow."""
     parser = argparse.ArgumentParser(prog="python -m autograde", description=__doc__)
@@ -35,6 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the nbgrader source notebook from the lesson .qmd")
     build.add_argument("assignment", help="assignment name, e.g. lesson05")
     build.set_defaults(run=_build)
+
+    demo = commands.add_parser("demo", help="autograde examples/submissions and print per-test points")
+    demo.add_argument("assignment", nargs="?", default="lesson05")
+    demo.set_defaults(run=_demo)
+
+    mock = commands.add_parser("mock-submissions", help="write student notebooks from a YAML table (examples, tests)")
+    mock.add_argument("table", help="YAML list of what each student did")
+    mock.add_argument("destination", help="folder to hold <student>/<assignment>/<notebook>")
+    mock.add_argument("--assignment", default="lesson05")
+    mock.set_defaults(run=_mock_submissions)
 
     veto = commands.add_parser("veto", help="check one free-text answer (stdin) for veto claims")
     veto.add_argument("--question", choices=("q1", "q2", "q3"), required=True)
@@ -45,4 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse arguments and run the chosen command; returns the exit status."""
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (ValueError, FileNotFoundError) as error:  # bad input from a person: one line, no traceback
+        print(f"error: {error}", file=sys.stderr)
+        return 2

@@ -9,9 +9,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, List, Unicode
 
-from autograde.veto.code import find_code_vetoes
 from autograde.veto.finding import CATALOGUE, Veto
-from autograde.veto.text import find_vetoes
 
 
 def comment_text(vetoes: list[Veto]) -> str:
@@ -30,6 +28,9 @@ class RecordVetoes(NbGraderPreprocessor):
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Collect findings per cell, store them as auto-comments and as a JSON file."""
+        from autograde.veto.code import find_code_vetoes  # imported here: generate_assignment need not load the checkers
+        from autograde.veto.text import find_vetoes
+
         info = resources["nbgrader"]
         findings: dict[str, list[Veto]] = {}
         for cell in nb.cells:

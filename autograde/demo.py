@@ -1,0 +1,84 @@
+"""`make demo`: put the example class into submitted/, autograde it with nbgrader, print per-test points."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
+from autograde.gradebook_scores import read_scores
+from autograde.ungradable import load_ungradable, record_missing_notebooks
+
+EXAMPLES = REPO_ROOT / "examples" / "submissions"
+
+
+def copy_examples(examples: Path, root: Path) -> list[str]:
+    """Copy each example student's folder into submitted/ unless that student already has one."""
+    copied = []
+    for student_dir in sorted(p for p in examples.iterdir() if p.is_dir()):
+        target = root / "submitted" / student_dir.name
+        if not target.exists():
+            shutil.copytree(student_dir, target)
+            copied.append(student_dir.name)
+    return copied
+
+
+def run_autograde(spec: AssignmentSpec, root: Path) -> int:
+    """`nbgrader autograde <assignment> --create` from the course root; returns its exit status."""
+    command = [str(Path(sys.executable).with_name("nbgrader")), "autograde", spec.assignment, "--create"]
+    return subprocess.run(command, cwd=root, check=False).returncode
+
+
+def vetoes_of(root: Path, student: str, assignment: str) -> list[dict]:
+    """The findings RecordVetoes wrote for one student (empty when none were written)."""
+    path = root / "autograded" / student / assignment / "vetoes.json"
+    return json.loads(path.read_text(encoding="utf-8"))["vetoes"] if path.exists() else []
+
+
+def answer_status(score: float | None) -> str:
+    """A manual grade as shown in the table: its points, or 'pending'."""
+    return "pending" if score is None else f"{score:g}"
+
+
+def points_table(spec: AssignmentSpec, root: Path) -> Table:
+    """Per student: each hidden test's points, the code total, Q1-Q3 status, vetoes, ungradable reason."""
+    ungradable = load_ungradable(spec.assignment, root)
+    scores = {row.student: row for row in read_scores(root / "gradebook.db", spec.assignment, spec.notebook.removesuffix(".ipynb"))}
+    table = Table(title=f"{spec.assignment}: autograded points per student")
+    table.add_column("student")
+    for test in spec.tests:
+        table.add_column(test.grade_id.removeprefix("test_"), justify="right")
+    table.add_column(f"code /{spec.code_points}", justify="right")
+    table.add_column("Q1-Q3")
+    table.add_column("vetoes / status")
+    for student in sorted(set(scores) | set(ungradable)):
+        if student in ungradable:
+            table.add_row(student, *["–"] * (len(spec.tests) + 2), f"ungradable: {ungradable[student]}")
+            continue
+        got = scores[student].scores
+        points = [got.get(test.grade_id) for test in spec.tests]
+        answers = ", ".join(f"{a.grade_id}: {answer_status(got.get(a.grade_id))}" for a in spec.answers)
+        vetoes = ", ".join(sorted({f"{v['id']} ({v['cell']})" for v in vetoes_of(root, student, spec.assignment)})) or "—"
+        table.add_row(student, *[f"{p:g}" for p in points], f"{sum(p or 0 for p in points):g}", answers, vetoes)
+    return table
+
+
+def run_demo(assignment: str, root: Path = REPO_ROOT, examples: Path = EXAMPLES) -> int:
+    """Copy the examples, autograde them, print the table; non-zero only for failures nobody recorded."""
+    spec = load_spec(assignment, root)
+    console = Console()
+    copied = copy_examples(examples, root)
+    console.print(f"examples copied into submitted/: {', '.join(copied) or 'none (already there)'}")
+    record_missing_notebooks(spec.assignment, spec.notebook, root)
+    status = run_autograde(spec, root)
+    ungradable = load_ungradable(spec.assignment, root)
+    console.print(points_table(spec, root))
+    if status != 0 and not ungradable:
+        console.print(f"[red]nbgrader autograde exited with {status} and recorded no ungradable submission; see its log above[/red]")
+        return status
+    return 0

@@ -1,0 +1,112 @@
+"""Real `nbgrader autograde` and `generate_feedback` runs on generated submissions, one per mistake."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograde.gradebook_scores import read_scores
+from autograde.mock_submissions import load_table, write_submissions
+from autograde.ungradable import load_ungradable, record_missing_notebooks
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")
+NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
+TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run([NBGRADER, *args], cwd=course, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A course with every submission of the mistakes table autograded once, then feedback generated."""
+    course = tmp_path_factory.mktemp("course")
+    for name in ("source", "release"):
+        shutil.copytree(ROOT / name, course / name)
+    for name in ("nbgrader_config.py", "grader_config.py"):
+        shutil.copy(ROOT / name, course / name)
+    assert nbgrader(course, "generate_assignment", "lesson05", "--force").returncode == 0
+    write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", TABLE, course / "submitted", "lesson05")
+    record_missing_notebooks("lesson05", "lesson05.ipynb", course)
+    autograde = nbgrader(course, "autograde", "lesson05", "--create")
+    feedback = nbgrader(course, "generate_feedback", "lesson05")
+    scores = {row.student: row.scores for row in read_scores(course / "gradebook.db", "lesson05", "lesson05")}
+    return course, autograde, feedback, scores
+
+
+GRADED = [row for row in TABLE if "ungradable" not in row.expect]
+
+
+def test_table_covers_at_least_fifteen_distinct_mistakes():
+    """Are there at least 15 distinct graded mistakes (not counting the correct one)?"""
+    assert len({row.student for row in GRADED if row.student != "correct"}) >= 15
+
+
+@pytest.mark.parametrize("row", GRADED, ids=[row.student for row in GRADED])
+def test_points_per_test(graded, row):
+    """Does each submission get exactly the per-test points the rubric gives its mistake?"""
+    _, _, _, scores = graded
+    got = {test: scores[row.student][test] for test in TESTS}
+    assert got == {test: float(row.expect[test]) for test in TESTS}, row.why
+
+
+UNGRADABLE = [row for row in TABLE if "ungradable" in row.expect]
+
+
+@pytest.mark.parametrize("row", UNGRADABLE, ids=[row.student for row in UNGRADABLE])
+def test_bad_submissions_are_ungradable_with_a_reason(graded, row):
+    """Is a broken, incomplete or missing notebook recorded as ungradable with its reason, in file and log?"""
+    course, autograde, _, _ = graded
+    reasons = load_ungradable("lesson05", course)
+    assert row.expect["ungradable"] in reasons[row.student]
+    if not row.missing:
+        assert f"UNGRADABLE {row.student}/lesson05" in autograde.stderr + autograde.stdout
+
+
+def test_batch_goes_on_after_failures(graded):
+    """Are all graded submissions present although some were ungradable, looped or killed the kernel?"""
+    _, autograde, _, scores = graded
+    assert autograde.returncode == 1  # nbgrader reports the ungradable ones
+    assert {row.student for row in GRADED} <= set(scores)
+
+
+def test_deleted_answer_cell_is_restored_not_dropped(graded):
+    """Is a deleted Q2 answer put back (ungraded, pending) rather than missing from the gradebook?"""
+    course, _, _, scores = graded
+    assert "q2" in scores["deletes_answer"]
+    notebook = json.loads((course / "autograded" / "deletes_answer" / "lesson05" / "lesson05.ipynb").read_text())
+    assert any(c["metadata"].get("nbgrader", {}).get("grade_id") == "q2" for c in notebook["cells"])
+
+
+def test_vetoes_json_is_written_beside_each_graded_notebook(graded):
+    """Does autograde leave vetoes.json for each graded student, with code vetoes where the code shows one?"""
+    course, _, _, _ = graded
+    for row in GRADED:
+        record = json.loads((course / "autograded" / row.student / "lesson05" / "vetoes.json").read_text())
+        assert record["student"] == row.student
+    bob = json.loads((course / "autograded" / "z2_params_not_grads" / "lesson05" / "vetoes.json").read_text())
+    assert [v["id"] for v in bob["vetoes"]] == ["wrong-shard-target"]
+    clean = json.loads((course / "autograded" / "correct" / "lesson05" / "vetoes.json").read_text())
+    assert clean["vetoes"] == []
+
+
+def test_feedback_never_shows_hidden_test_code(graded):
+    """Does the feedback HTML omit hidden-test code, even in tracebacks of failed tests?"""
+    course, _, feedback, _ = graded
+    assert feedback.returncode == 0, feedback.stderr[-2000:]
+    pages = list((course / "feedback").rglob("*.html"))
+    assert len(pages) == len(GRADED)
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for secret in ("_hidden_test", "expected_memory", "plain_number", "_mro_of", "BEGIN HIDDEN TESTS", "6364136223846793005"):
+            assert secret not in html, (page, secret)
+    failing = (course / "feedback" / "comm_swapped" / "lesson05" / "lesson05.html").read_text(encoding="utf-8")
+    assert "AssertionError: zero_communication_volume(" in failing

@@ -1,0 +1,107 @@
+"""The nbgrader source and release notebooks built from the lesson: deterministic, fresh, and leak-free."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograde.assignment_spec import load_spec
+from autograde.build import build_notebook, source_notebook_path
+from autograde.lesson_source import Div, read_lesson
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = load_spec("lesson05")
+NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
+
+
+def by_id(notebook) -> dict:
+    return {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in notebook.cells}
+
+
+@pytest.fixture(scope="module")
+def built() -> str:
+    return nbformat.writes(build_notebook(SPEC))
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory) -> Path:
+    """A fresh `nbgrader generate_assignment` from the committed source, in a scratch course."""
+    course = tmp_path_factory.mktemp("course")
+    shutil.copytree(ROOT / "source", course / "source")
+    for name in ("nbgrader_config.py", "grader_config.py"):
+        shutil.copy(ROOT / name, course / name)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    subprocess.run([NBGRADER, "generate_assignment", "lesson05", "--force"], cwd=course, env=env, check=True,
+                   capture_output=True)
+    return course / "release" / "lesson05" / "lesson05.ipynb"
+
+
+def test_build_is_deterministic(built):
+    """Does building twice give byte-identical notebooks?"""
+    assert nbformat.writes(build_notebook(SPEC)) == built
+
+
+def test_committed_source_is_fresh(built):
+    """Is source/lesson05/lesson05.ipynb what the lesson builds today (else run `make build`)?"""
+    committed = source_notebook_path(SPEC).read_text(encoding="utf-8")
+    assert committed == built + "\n" or committed == built, "source/ is stale: run `make build` and commit"
+
+
+def test_committed_release_is_fresh(release):
+    """Is release/lesson05/lesson05.ipynb what nbgrader generates from the source (else run `make build`)?"""
+    committed = (ROOT / "release" / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8")
+    assert committed == release.read_text(encoding="utf-8"), "release/ is stale: run `make build` and commit"
+
+
+def test_source_cells_and_points():
+    """Does the source notebook hold the code answer, four 1-point hidden tests, and Q1-Q3 at 2 points with rubrics?"""
+    cells = by_id(nbformat.read(source_notebook_path(SPEC), as_version=4))
+    code = cells["zero_code"]
+    assert code.metadata.nbgrader["solution"] and not code.metadata.nbgrader["grade"]
+    assert code.source == read_lesson(SPEC.lesson).only_cell("solution").source.strip("\n")
+    for test in ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1"):
+        meta = cells[test].metadata
+        assert meta.nbgrader["points"] == 1 and meta.nbgrader["grade"] and meta.nbgrader["locked"]
+        body = cells[test].source.split("### BEGIN HIDDEN TESTS\n", 1)
+        assert len(body) == 2 and body[1].rstrip().endswith("### END HIDDEN TESTS")
+        assert body[0].startswith("#") and "\n" not in body[0].strip()
+        assert meta.tags == ["test"]
+    for question in ("q1", "q2", "q3"):
+        assert cells[question].metadata.nbgrader["points"] == 2 and cells[question].cell_type == "markdown"
+        assert cells[f"rubric_{question}"].metadata.tags == ["rubric"]
+        assert "### BEGIN MARK SCHEME" in cells[f"rubric_{question}"].source
+    roles = {tag for cell in cells.values() for tag in cell.metadata.get("tags", [])}
+    assert roles == {"prose", "exercise", "solution", "test", "answer", "rubric"}
+    prose = [c for c in cells.values() if c.metadata.tags == ["prose"]]
+    assert prose and all(c.cell_type == "markdown" and c.metadata.nbgrader["locked"] for c in prose)
+
+
+def test_release_shows_the_original_blanks_and_leaks_nothing():
+    """Is the released code the lesson's exercise verbatim, with no solution, hidden test or rubric point?"""
+    release = nbformat.read(ROOT / "release" / "lesson05" / "lesson05.ipynb", as_version=4)
+    cells = by_id(release)
+    lesson = read_lesson(SPEC.lesson)
+    assert cells["zero_code"].source == lesson.only_cell("exercise").source.strip("\n")
+    text = json.dumps(release, ensure_ascii=False)
+    for leak in ("opt_fp32 / dp + extra", "3 * num_params", "_hidden_test", "expected_memory", "NotImplementedError"):
+        assert leak not in text, leak
+    for block, _ in lesson.walk():
+        if isinstance(block, Div) and "rubric" in block.classes:
+            for line in block.children[0].text.splitlines():
+                if line.strip():
+                    assert line.strip().lstrip("- ") not in text
+    for test in ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1"):
+        assert "BEGIN HIDDEN TESTS" not in cells[test].source
+
+
+def test_missing_assignment_is_a_one_line_error():
+    """Does an unknown assignment name give one line naming the spec path and the known ones?"""
+    result = subprocess.run([sys.executable, "-m", "autograde", "build", "lesson99"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "lesson05" in result.stderr and "lesson99" in result.stderr
