@@ -50,6 +50,7 @@ class AssignmentSpec:
     self_check_file: str
     answers: tuple[AnswerCellSpec, ...]
     site_only_classes: tuple[str, ...]
+    pass_points: float
 
     def read(self, name: str) -> str:
         """The text of a file beside the spec."""
@@ -88,6 +89,7 @@ def load_spec(assignment: str, root: Path = REPO_ROOT) -> AssignmentSpec:
             self_check_file=raw["self_check"]["file"],
             answers=tuple(AnswerCellSpec(**answer) for answer in raw["answers"]),
             site_only_classes=tuple(raw.get("site_only_classes", ())),
+            pass_points=float(raw["pass_points"]),
         )
     except (KeyError, TypeError, yaml.YAMLError) as error:
         raise SpecError(f"{path}: malformed assignment spec ({error}); compare with the lesson05 spec") from None

@@ -46,6 +46,13 @@ def _mock_submissions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    """Combine gradebook, vetoes and overrides into reports/<assignment>/grades.{csv,json,html}."""
+    from autograde.report import run_report
+
+    return run_report(args.assignment, Path.cwd(), args.json, args.overrides)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per stage of the data flow."""
     parser = argparse.ArgumentParser(prog="python -m autograde", description=__doc__)
@@ -64,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     mock.add_argument("destination", help="folder to hold <student>/<assignment>/<notebook>")
     mock.add_argument("--assignment", default="lesson05")
     mock.set_defaults(run=_mock_submissions)
+
+    report = commands.add_parser("report", help="final grades (points, vetoes, overrides) as CSV, JSON and HTML")
+    report.add_argument("assignment", help="assignment name, e.g. lesson05")
+    report.add_argument("--json", type=Path, metavar="PATH", help="write the JSON here instead of reports/<assignment>/")
+    report.add_argument("--overrides", type=Path, metavar="PATH", help="veto decisions (default: overrides.yaml if present)")
+    report.set_defaults(run=_report)
 
     veto = commands.add_parser("veto", help="check one free-text answer (stdin) for veto claims")
     veto.add_argument("--question", choices=("q1", "q2", "q3"), required=True)

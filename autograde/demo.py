@@ -12,6 +12,7 @@ from rich.table import Table
 
 from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
 from autograde.gradebook_scores import read_scores
+from autograde.report import vetoes_path
 from autograde.ungradable import load_ungradable, record_missing_notebooks
 
 EXAMPLES = REPO_ROOT / "examples" / "submissions"
@@ -36,7 +37,7 @@ def run_autograde(spec: AssignmentSpec, root: Path) -> int:
 
 def vetoes_of(root: Path, student: str, assignment: str) -> list[dict]:
     """The findings RecordVetoes wrote for one student (empty when none were written)."""
-    path = root / "autograded" / student / assignment / "vetoes.json"
+    path = vetoes_path(root, student, assignment)
     return json.loads(path.read_text(encoding="utf-8"))["vetoes"] if path.exists() else []
 
 
