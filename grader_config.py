@@ -31,6 +31,8 @@ from autograde.ungradable import record_unreadable_notebooks
 c = get_config()
 
 c.CourseDirectory.course_id = "dist-training-lesson05"
+# `nbgrader autograde lesson05` adds students it has not seen (no --create needed).
+c.Autograde.create_student = True
 
 # Release: the exercise keeps the lesson's five `______` blanks instead of nbgrader's NotImplementedError stub.
 # The list is nbgrader 0.9.6's own, with ClearSolutions swapped; rubric cells are locked, not task cells.

@@ -30,8 +30,8 @@ def copy_examples(examples: Path, root: Path) -> list[str]:
 
 
 def run_autograde(spec: AssignmentSpec, root: Path) -> int:
-    """`nbgrader autograde <assignment> --create` from the course root; returns its exit status."""
-    command = [str(Path(sys.executable).with_name("nbgrader")), "autograde", spec.assignment, "--create"]
+    """`nbgrader autograde <assignment>` from the course root; returns its exit status."""
+    command = [str(Path(sys.executable).with_name("nbgrader")), "autograde", spec.assignment]
     return subprocess.run(command, cwd=root, check=False).returncode
 
 

@@ -36,8 +36,10 @@ def graded(tmp_path_factory):
     assert nbgrader(course, "generate_assignment", "lesson05", "--force").returncode == 0
     write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", TABLE, course / "submitted", "lesson05")
     record_missing_notebooks("lesson05", "lesson05.ipynb", course)
-    autograde = nbgrader(course, "autograde", "lesson05", "--create")
+    autograde = nbgrader(course, "autograde", "lesson05")
     feedback = nbgrader(course, "generate_feedback", "lesson05")
+    export = nbgrader(course, "export")
+    assert export.returncode == 0, export.stderr[-2000:]
     scores = {row.student: row.scores for row in read_scores(course / "gradebook.db", "lesson05", "lesson05")}
     return course, autograde, feedback, scores
 
@@ -106,7 +108,15 @@ def test_feedback_never_shows_hidden_test_code(graded):
     assert len(pages) == len(GRADED)
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        for secret in ("_hidden_test", "expected_memory", "plain_number", "_mro_of", "BEGIN HIDDEN TESTS", "6364136223846793005"):
+        for secret in ("plain_number", "_mro_of", "expected_extra", "BEGIN HIDDEN TESTS", "6364136223846793005"):
             assert secret not in html, (page, secret)
     failing = (course / "feedback" / "comm_swapped" / "lesson05" / "lesson05.html").read_text(encoding="utf-8")
     assert "AssertionError: zero_communication_volume(" in failing
+
+
+def test_export_lists_every_graded_student(graded):
+    """Does plain `nbgrader export` (no flags) write grades.csv with each graded student's score?"""
+    course, _, _, scores = graded
+    rows = (course / "grades.csv").read_text(encoding="utf-8").splitlines()
+    exported = {line.split(",")[3] for line in rows[1:] if line.startswith("lesson05,")}
+    assert {row.student for row in GRADED} <= exported
