@@ -1,6 +1,7 @@
 """Build the nbgrader source notebook (source/<assignment>/<notebook>) from the lesson's .qmd."""
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +70,7 @@ class NotebookBuilder:
         self.pending.clear()
         if not text:
             return
-        cell = make_cell("markdown", text, f"prose_{len(self.cells):02d}", ["prose"], locked=True)
+        cell = make_cell("markdown", text, self.prose_id(text), ["prose"], locked=True)
         used = {name: self.attachments.pop(name) for name in sorted(self.attachments) if f"attachment:{name})" in text}
         if used:
             cell.attachments = used
@@ -78,6 +79,15 @@ class NotebookBuilder:
         for answer in self.spec.answers:
             if first_line == answer.after_heading:
                 self.answer_cells(answer.grade_id, answer.points)
+
+    def prose_id(self, text: str) -> str:
+        """A grade id from the cell's first line, so inserting a section elsewhere leaves other ids alone."""
+        base = "prose_" + hashlib.sha1(text.splitlines()[0].encode("utf-8")).hexdigest()[:8]
+        taken = {cell.metadata["nbgrader"]["grade_id"] for cell in self.cells}
+        candidate, suffix = base, 1
+        while candidate in taken:
+            candidate, suffix = f"{base}_{suffix}", suffix + 1
+        return candidate
 
     def answer_cells(self, grade_id: str, points: int) -> None:
         """The free-text answer cell and, after it, its rubric (removed from the release)."""

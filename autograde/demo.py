@@ -10,12 +10,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
+from autograde.assignment_spec import AssignmentSpec, load_spec
 from autograde.gradebook_scores import read_scores
 from autograde.report import vetoes_path
 from autograde.ungradable import load_ungradable, record_missing_notebooks
 
-EXAMPLES = REPO_ROOT / "examples" / "submissions"
+EXAMPLES = Path("examples") / "submissions"
 
 
 def copy_examples(examples: Path, root: Path) -> list[str]:
@@ -41,8 +41,8 @@ def vetoes_of(root: Path, student: str, assignment: str) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8"))["vetoes"] if path.exists() else []
 
 
-def answer_status(score: float | None) -> str:
-    """A manual grade as shown in the table: its points, or 'pending'."""
+def points_text(score: float | None) -> str:
+    """Points as shown in the table, or 'pending' where nobody has graded them yet."""
     return "pending" if score is None else f"{score:g}"
 
 
@@ -59,27 +59,37 @@ def points_table(spec: AssignmentSpec, root: Path) -> Table:
     table.add_column("vetoes / status")
     for student in sorted(set(scores) | set(ungradable)):
         if student in ungradable:
-            table.add_row(student, *["–"] * (len(spec.tests) + 2), f"ungradable: {ungradable[student]}")
+            table.add_row(student, *["–"] * (len(spec.tests) + 2), "ungradable (reason below)")
             continue
         got = scores[student].scores
         points = [got.get(test.grade_id) for test in spec.tests]
-        answers = ", ".join(f"{a.grade_id}: {answer_status(got.get(a.grade_id))}" for a in spec.answers)
+        answers = ", ".join(f"{a.grade_id}: {points_text(got.get(a.grade_id))}" for a in spec.answers)
         vetoes = ", ".join(sorted({f"{v['id']} ({v['cell']})" for v in vetoes_of(root, student, spec.assignment)})) or "—"
-        table.add_row(student, *[f"{p:g}" for p in points], f"{sum(p or 0 for p in points):g}", answers, vetoes)
+        table.add_row(student, *[points_text(p) for p in points], f"{sum(p or 0 for p in points):g}", answers, vetoes)
     return table
 
 
-def run_demo(assignment: str, root: Path = REPO_ROOT, examples: Path = EXAMPLES) -> int:
-    """Copy the examples, autograde them, print the table; non-zero only for failures nobody recorded."""
+def run_demo(assignment: str, root: Path | None = None, examples: Path = EXAMPLES) -> int:
+    """From the course root (default: here), copy the examples, autograde them, print the table.
+
+    Returns non-zero only for an autograde failure that no ungradable record explains.
+    """
+    root = root or Path.cwd()
     spec = load_spec(assignment, root)
-    console = Console()
+    examples = root / examples
+    console = Console(width=None if sys.stdout.isatty() else 140)
     copied = copy_examples(examples, root)
     console.print(f"examples copied into submitted/: {', '.join(copied) or 'none (already there)'}")
     record_missing_notebooks(spec.assignment, spec.notebook, root)
     status = run_autograde(spec, root)
     ungradable = load_ungradable(spec.assignment, root)
     console.print(points_table(spec, root))
-    if status != 0 and not ungradable:
-        console.print(f"[red]nbgrader autograde exited with {status} and recorded no ungradable submission; see its log above[/red]")
+    for student, reason in sorted(ungradable.items()):
+        console.print(f"ungradable {student}: {reason}")
+    scored = {row.student for row in read_scores(root / "gradebook.db", spec.assignment, spec.notebook.removesuffix(".ipynb"))}
+    unexplained = sorted({p.parent.name for p in (root / "submitted").glob(f"*/{spec.assignment}")} - scored - set(ungradable))
+    if status != 0 and unexplained:
+        console.print(f"[red]nbgrader autograde exited with {status}; not graded and not recorded as ungradable: "
+                      f"{', '.join(unexplained)} (see the nbgrader log above)[/red]")
         return status
     return 0

@@ -105,3 +105,16 @@ def test_missing_assignment_is_a_one_line_error():
     result = subprocess.run([sys.executable, "-m", "autograde", "build", "lesson99"], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "lesson05" in result.stderr and "lesson99" in result.stderr
+
+
+def test_committed_examples_match_the_release(tmp_path):
+    """Are examples/submissions what examples/submissions.yaml gives from today's release (else regenerate)?"""
+    from autograde.mock_submissions import load_table, write_submissions
+
+    table = load_table(ROOT / "examples" / "submissions.yaml")
+    write_submissions(ROOT / "release" / "lesson05" / "lesson05.ipynb", table, tmp_path, "lesson05")
+    for row in table:
+        fresh = tmp_path / row.student / "lesson05" / "lesson05.ipynb"
+        committed = ROOT / "examples" / "submissions" / row.student / "lesson05" / "lesson05.ipynb"
+        assert committed.read_bytes() == fresh.read_bytes(), (
+            f"{committed} is stale: python -m autograde mock-submissions examples/submissions.yaml examples/submissions")

@@ -1,4 +1,4 @@
-"""OverwriteCells that can put a deleted cell back after any kind of cell, not only after a graded one."""
+"""OverwriteCells that restores deleted cells robustly: after any kind of cell, and past unknown cells."""
 from __future__ import annotations
 
 from nbconvert.exporters.exporter import ResourcesDict
@@ -29,4 +29,17 @@ class OverwriteCellsInOrder(OverwriteCells):
             earlier = source_ids[:source_ids.index(grade_cell.name)]
             anchors = [present.index(name) for name in reversed(earlier) if name in present]
             nb.cells.insert(anchors[0] + 1 if anchors else 0, restored)
+        return nb, resources
+
+    def add_missing_task_cells(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
+        """nbgrader's version, minus its KeyError on cells whose unknown grade_id it has just removed.
+
+        A submission made from an older release has such cells; they must not fail the whole submission.
+        """
+        source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
+        source_by_id = {cell.name: cell for cell in source_nb.source_cells}
+        present = {cell.metadata.get("nbgrader", {}).get("grade_id") for cell in nb.cells}
+        for task_cell in source_nb.task_cells:
+            if task_cell.name not in present:
+                nb.cells.append(self.missing_cell_transform(source_by_id[task_cell.name], task_cell.max_score, is_task=True))
         return nb, resources
