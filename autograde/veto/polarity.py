@@ -1,0 +1,99 @@
+"""Decide whether a matched claim is asserted, negated, or refuted (quoted only to be rejected)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+def _any(patterns: list[str]) -> re.Pattern[str]:
+    """One case-insensitive alternation of `patterns`, in the order given."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """Negation, refutation and hedging cues, compiled from the pattern book."""
+
+    negation: re.Pattern[str]
+    """Cues that negate what follows them in the clause (不, 没有, not, never, neither…nor)."""
+    negation_after: re.Pattern[str]
+    """Cues right after a predicate that negate it (切不了)."""
+    object_negation: re.Pattern[str]
+    """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
+    refuters_before: re.Pattern[str]
+    """Cues that introduce a claim only to reject it (有人以为, it is a myth that)."""
+    refuters_after: re.Pattern[str]
+    """Cues after a claim in the same sentence that reject it (这是错的, is wrong)."""
+    refuters_next: re.Pattern[str]
+    """Cues opening the next sentence that reject the claim before it (That's wrong., 不对。)."""
+    neutral: re.Pattern[str]
+    """Phrases that look negative but are not (not only, 不得不, not wrong to say); masked before counting."""
+    open_question: re.Pattern[str]
+    """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
+    corrections: re.Pattern[str]
+    """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
+
+    @classmethod
+    def from_cues(cls, cues: Mapping[str, Any]) -> Polarity:
+        """Compile the `cues` section of the pattern book."""
+        return cls(
+            negation=_any(cues["negation"]),
+            negation_after=re.compile(f"^\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
+            object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
+            refuters_before=_any(cues["refuters_before"]),
+            refuters_after=_any(cues["refuters_after"]),
+            refuters_next=re.compile(f"^\\s*(?:{'|'.join(cues['refuters_next'])})", re.IGNORECASE),
+            neutral=_any(cues["neutral"]),
+            open_question=_any(cues["open_question"]),
+            corrections=re.compile(cues["corrections"], re.IGNORECASE),
+        )
+
+    def asserted(
+        self,
+        sentence: str,
+        clause: tuple[int, int],
+        start: int,
+        end: int,
+        next_sentence: str,
+        window: int | None = None,
+    ) -> bool | None:
+        """Whether the claim at `sentence[start:end]` is asserted (True), denied (False) or left open (None).
+
+        Negations count from the clause start, or only within `window` characters before the claim: a wide
+        scope errs towards "negated", which is the safe side for asserted misconceptions but not for denied ones.
+        """
+        scope = clause[0] if window is None else max(clause[0], start - window)
+        prefix = self._without_cues(sentence[:start])[scope:]
+        if self.open_question.search(prefix):
+            return None
+        negations = len(self.negation.findall(prefix)) + bool(self.negation_after.search(sentence[end : clause[1]]))
+        return (negations % 2 == 0) != self.refuted(sentence, start, end, next_sentence, window)
+
+    def refuted(self, sentence: str, start: int, end: int, next_sentence: str, window: int | None = None) -> bool:
+        """Whether the sentence quotes the claim at `start:end` in order to reject it.
+
+        With a `window`, a refuter before the claim must be near it and the claim a finite verb: in "one might
+        think that sharding X costs Y" the refuted claim is "costs Y", not the gerund.
+        """
+        before = [m.end() for m in self.refuters_before.finditer(self._without_neutral(sentence[:start]))]
+        if before and window is not None and (start - before[-1] > 2 * window or sentence[start:end].endswith("ing")):
+            before = []
+        return bool(
+            (before and not self.corrections.search(sentence[before[-1] : start]))
+            or self.refuters_after.search(sentence[end:])
+            or self.refuters_next.search(next_sentence)
+        )
+
+    def negated_before(self, sentence: str, position: int) -> bool:
+        """Whether the noun at `position` is excluded by a cue right before it ("not activations")."""
+        return bool(self.object_negation.search(sentence[max(0, position - 16) : position]))
+
+    def _without_neutral(self, text: str) -> str:
+        """`text` with neutral phrases blanked ("not wrong to say" is no refuter, "not only" no negation)."""
+        return self.neutral.sub(lambda m: " " * len(m.group()), text)
+
+    def _without_cues(self, text: str) -> str:
+        """`text` with neutral phrases and refuters blanked, so that their negative words are not counted."""
+        return self.refuters_before.sub(lambda m: " " * len(m.group()), self._without_neutral(text))

@@ -1,0 +1,49 @@
+"""Find the Ψ quantities a sentence states as a total (not an addend, a per-collective share, a delta or a memory size)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)?ψ(?![\w]|\s*/)")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A stated multiple of Ψ in a tagged, lower-cased sentence."""
+
+    start: int
+    end: int
+    coefficient: float
+
+
+@dataclass(frozen=True)
+class QuantityCues:
+    """Context that shows a quantity is not a total, compiled from the pattern book."""
+
+    skip_before: re.Pattern[str]
+    """Right before: a delta, an old value or a negated one ("多 Ψ", "从 2Ψ", "not 2Ψ", "其中 2Ψ")."""
+    skip_after: re.Pattern[str]
+    """Right after: a memory size or a per-collective share ("2Ψ 显存", "Ψ (RS)")."""
+    component_before: re.Pattern[str]
+    """Right before: a collective it belongs to ("RS Ψ", "all-gather 参数 Ψ")."""
+
+    @classmethod
+    def from_cues(cls, cues: dict[str, str]) -> QuantityCues:
+        """Compile the `quantities` section of the pattern book (macros already expanded)."""
+        return cls(
+            skip_before=re.compile(f"(?:{cues['skip_before']})\\s*$"),
+            skip_after=re.compile(f"^\\s*(?:{cues['skip_after']})"),
+            component_before=re.compile(f"(?:{cues['component_before']})$"),
+        )
+
+    def totals(self, sentence: str) -> list[Quantity]:
+        """The quantities of `sentence` that read as a whole-step total."""
+        found = []
+        for m in QUANTITY.finditer(sentence):
+            before, after = sentence[max(0, m.start() - 32) : m.start()], sentence[m.end() : m.end() + 16]
+            if re.search(r"\+\s*$", before) or re.match(r"\s*\+", after):
+                continue
+            if self.skip_before.search(before) or self.skip_after.search(after) or self.component_before.search(before):
+                continue
+            found.append(Quantity(m.start(), m.end(), float(m.group(1) or 1)))
+        return found

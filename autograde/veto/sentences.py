@@ -1,0 +1,68 @@
+"""Split an answer into sentences (kept verbatim as evidence) and a normalised sentence into clauses."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A sentence ends at Chinese or full-width stops, ! ? ; (either width), or an English period followed by space.
+_STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no)|\d)\.$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", re.IGNORECASE)
+_QUESTION_END = re.compile(r"[?？][\"'”’」』)）\s]*$")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_WORD = re.compile(r"[a-z0-9_⟨⟩']+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of an answer, verbatim."""
+
+    text: str
+    """The original text, stripped of surrounding space and a leading bullet marker."""
+
+    @property
+    def is_question(self) -> bool:
+        """Whether the sentence asks rather than asserts."""
+        return bool(_QUESTION_END.search(self.text))
+
+
+def split_sentences(answer: str) -> list[Sentence]:
+    """The non-empty sentences of `answer`, in order."""
+    sentences: list[Sentence] = []
+    start = 0
+    for stop in _STOP.finditer(answer):
+        if stop.group().startswith(".") and _ABBREVIATION.search(answer[max(0, stop.start() - 6) : stop.start() + 1]):
+            continue
+        _append(sentences, answer[start : stop.end()])
+        start = stop.end()
+    _append(sentences, answer[start:])
+    return sentences
+
+
+def _append(sentences: list[Sentence], piece: str) -> None:
+    """Add `piece` as a sentence unless it holds no words."""
+    text = _BULLET.sub("", piece.strip()).strip()
+    if re.search(r"\w", text):
+        sentences.append(Sentence(text))
+
+
+def split_clauses(
+    sentence: str, breaks: re.Pattern[str], joiners: re.Pattern[str], max_list_words: int = 4
+) -> list[tuple[int, int]]:
+    """Clause spans of a normalised sentence.
+
+    A piece after a comma or colon that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
+    the clause before it: it starts with a joiner, or it is a short English piece after a comma.
+    """
+    cuts = sorted({0, len(sentence), *(m.start() for m in breaks.finditer(sentence))})
+    spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if sentence[a:b].strip(" ,:;-()")]
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        piece = sentence[a:b]
+        opener = piece.lstrip()[:1]
+        short_english = opener == "," and not _CJK.search(piece) and len(_WORD.findall(piece)) <= max_list_words
+        if merged and opener in ",:()" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged or [(0, len(sentence))]

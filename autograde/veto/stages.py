@@ -1,0 +1,83 @@
+"""Recognise ZeRO stage aliases, replace them by tags such as ⟨zero3⟩, and find which stage a claim is about."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+TAG = re.compile(r"⟨([a-z0-9]+)⟩")
+_LIST_SEPARATOR = re.compile(r"\s*(?:/|、|和|与|或|\band\b|\bor\b)\s*")
+
+
+def tag(stage: str) -> str:
+    """The tag that stands for `stage` in a tagged sentence."""
+    return f"⟨{stage}⟩"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One stage tag in a tagged sentence."""
+
+    start: int
+    end: int
+    stage: str
+    reference: bool
+    """True when the stage is only compared to or negated ("比 DDP", "unlike ZeRO-1", "不是 ZeRO-2")."""
+
+
+class StageTagger:
+    """Tags stage aliases and tells the mentions a claim is about from those only compared to."""
+
+    def __init__(self, aliases: Mapping[str, Sequence[str]], reference_before: str, reference_after: str) -> None:
+        alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
+        self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
+        self._before = re.compile(f"(?:{reference_before})\\s*$")
+        self._after = re.compile(f"^\\s*(?:{reference_after})")
+
+    def tag(self, text: str) -> str:
+        """`text` with every stage alias replaced by its tag, then lower-cased."""
+        tagged = self._alias.sub(lambda m: f" {tag(m.lastgroup or '')} ", text)
+        return re.sub(r"\s+", " ", tagged).strip().lower()
+
+    def mentions(self, tagged: str) -> list[Mention]:
+        """The stage tags of a tagged sentence, each marked as subject or reference.
+
+        A tag listed right after a reference ("相比 DDP / ZeRO-2") is a reference too.
+        """
+        found: list[Mention] = []
+        for m in TAG.finditer(tagged):
+            before, after = tagged[max(0, m.start() - 24) : m.start()], tagged[m.end() : m.end() + 16]
+            listed = bool(found) and found[-1].reference and _LIST_SEPARATOR.fullmatch(tagged[found[-1].end : m.start()])
+            reference = bool(self._before.search(before) or self._after.search(after) or listed)
+            found.append(Mention(m.start(), m.end(), m.group(1), reference))
+        return found
+
+
+def subject_at(
+    mentions: Sequence[Mention], clause: tuple[int, int], position: int, topic: str | None, reach: int | None = None
+) -> str | None:
+    """The stage a claim at `position` is about.
+
+    The nearest subject mention before it in its clause, else the first after it in the clause (or, given a
+    `reach`, within that many characters, as in "2Ψ (stage 1/2)"), else the last one earlier in the sentence,
+    else the topic.
+    """
+    subjects = [m for m in mentions if not m.reference]
+    start, end = clause
+    before = [m for m in subjects if start <= m.start and m.end <= position]
+    if before:
+        return before[-1].stage
+    limit = end if reach is None else position + reach
+    after = [m for m in subjects if position <= m.start < limit]
+    if after:
+        return after[0].stage
+    earlier = [m for m in subjects if m.end <= start]
+    if earlier:
+        return earlier[-1].stage
+    return topic
+
+
+def last_subject(mentions: Sequence[Mention], topic: str | None) -> str | None:
+    """The topic a sentence hands to the next one: its last subject mention, else the topic it inherited."""
+    subjects = [m.stage for m in mentions if not m.reference]
+    return subjects[-1] if subjects else topic

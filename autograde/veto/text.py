@@ -1,0 +1,143 @@
+"""Find veto claims in a free-text answer: sentences that assert a misconception, not mere keywords."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from autograde.veto.finding import Veto
+from autograde.veto.patterns import Frame, PatternBook, pattern_book
+from autograde.veto.sentences import split_clauses, split_sentences
+from autograde.veto.stages import TAG, Mention, last_subject, subject_at
+
+QUANTITY_REACH = 16
+"""A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
+DENIAL_WINDOW = 14
+"""Characters before a predicate searched for the negation that a denied frame needs ("并没有被切分", "does not shard")."""
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    """A sentence prepared for matching: its tagged text, stage mentions, clauses and the topic it inherits."""
+
+    text: str
+    mentions: list[Mention]
+    clauses: list[tuple[int, int]]
+    topic: str | None
+    next_text: str
+
+    def clause_around(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the clauses that `start:end` touches."""
+        touched = [c for c in self.clauses if c[0] <= start < c[1] or start <= c[0] < end] or [self.clauses[-1]]
+        return touched[0][0], touched[-1][1]
+
+    def subject(self, clause: tuple[int, int], position: int, reach: int | None = None) -> str | None:
+        """The stage the claim at `position` is about (see `subject_at`)."""
+        return subject_at(self.mentions, clause, position, self.topic, reach)
+
+
+def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook | None = None) -> list[Veto]:
+    """The vetoes `answer` asserts, at most one per id, each with the first sentence that asserts it.
+
+    `question` ("q1".."q3") names the prompt, for its topic and to ignore echoes of it; `book` defaults to
+    the shipped patterns.yaml.
+    """
+    book = book or pattern_book()
+    if book.is_placeholder(answer):
+        return []
+    sentences = split_sentences(answer)
+    tagged = [book.prepare(s.text) for s in sentences]
+    topic = book.topics.get(question or "")
+    found: dict[str, Veto] = {}
+    for index, (sentence, text) in enumerate(zip(sentences, tagged)):
+        mentions = book.tagger.mentions(text)
+        if not (sentence.is_question or book.echoes(sentence.text, question)):
+            prepared = _Sentence(
+                text=text,
+                mentions=mentions,
+                clauses=split_clauses(text, book.clause_breaks, book.clause_joiners),
+                topic=topic,
+                next_text=tagged[index + 1] if index + 1 < len(tagged) else "",
+            )
+            for frame in book.frames:
+                if frame.veto_id not in found and _fires(book, frame, prepared):
+                    found[frame.veto_id] = Veto(frame.veto_id, sentence.text, "text", {"pattern": frame.name})
+        topic = last_subject(mentions, topic)
+    return list(found.values())
+
+
+def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
+    """Whether some claim of `frame` in `sentence` reads as the misconception."""
+    if frame.context and not frame.context.search(sentence.text):
+        return False
+    if frame.unless_sentence and _present(book, frame.unless_sentence, sentence.text, (0, len(sentence.text))):
+        return False
+    reach = QUANTITY_REACH if frame.quantity else None
+    for start, end in _claims(book, frame, sentence):
+        clause = sentence.clause_around(start, end)
+        subject = sentence.subject(clause, start, reach)
+        if frame.subject is not None and subject not in frame.subject:
+            continue
+        if not _clause_fits(book, frame, sentence, clause, subject, start, end):
+            continue
+        window = DENIAL_WINDOW if frame.polarity == "denied" else None
+        asserted = book.polarity.asserted(sentence.text, clause, start, end, sentence.next_text, window)
+        if asserted is not None and asserted == (frame.polarity == "asserted"):
+            return True
+    return False
+
+
+def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tuple[int, int]]:
+    """Spans where `frame` claims something: predicate matches, or stated totals with a wrong multiple of Ψ."""
+    if frame.predicate is not None:
+        yield from (m.span() for m in frame.predicate.finditer(sentence.text))
+        return
+    assert frame.quantity is not None
+    wrong, right = frame.quantity
+    totals = book.quantities.totals(sentence.text)
+    owned = [(q, sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH)) for q in totals]
+    if any(owner in (frame.subject or ()) and q.coefficient in right for q, owner in owned):
+        return
+    yield from ((q.start, q.end) for q, _ in owned if q.coefficient in wrong)
+
+
+def _clause_fits(
+    book: PatternBook, frame: Frame, sentence: _Sentence, clause: tuple[int, int], subject: str | None, start: int, end: int
+) -> bool:
+    """Whether the clause around a claim about `subject` meets the frame's requirements and exemptions."""
+    if frame.requires and not _present(book, frame.requires, sentence.text, clause):
+        return False
+    if frame.unless and _present(book, frame.unless, sentence.text, clause):
+        return False
+    if frame.with_stages or frame.without_stages:
+        others = {m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1]} - {subject}
+        if frame.with_stages and not others & frame.with_stages:
+            return False
+        if others & frame.without_stages:
+            return False
+    return frame.object is None or _object_bound(book, frame, sentence.text, clause, subject, start, end)
+
+
+def _present(book: PatternBook, pattern: re.Pattern[str], text: str, span: tuple[int, int]) -> bool:
+    """Whether `pattern` occurs in `text[span]` other than as an excluded noun ("not TP", "without SP")."""
+    return any(
+        not book.polarity.negated_before(text, m.start()) for m in pattern.finditer(text, span[0], span[1])
+    )
+
+
+def _object_bound(
+    book: PatternBook, frame: Frame, text: str, clause: tuple[int, int], subject: str | None, start: int, end: int
+) -> bool:
+    """Whether the frame's object sits in the clause as what the predicate at `start:end` acts on."""
+    assert frame.object is not None
+    for m in frame.object.finditer(text, clause[0], clause[1]):
+        if book.polarity.negated_before(text, m.start()):
+            continue
+        low, high = (end, m.start()) if m.start() >= end else (m.end(), start)
+        between = text[low:high] if low < high else ""
+        if book.barriers.search(between) or {t.group(1) for t in TAG.finditer(between)} - {subject}:
+            continue  # another verb or another stage owns the object
+        if frame.polarity == "denied" and book.object_nouns.search(between):
+            continue
+        return True
+    return False

@@ -1,0 +1,59 @@
+"""Are answers split into verbatim sentences and sentences into clauses the way a reader would?"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from autograde.veto.patterns import pattern_book
+from autograde.veto.sentences import split_clauses, split_sentences
+
+
+@pytest.mark.parametrize(
+    ("answer", "sentences"),
+    [
+        ("第一句。第二句！第三句？", ["第一句。", "第二句！", "第三句？"]),
+        ("A；B．C", ["A；", "B．", "C"]),
+        ("It is 1.5x DDP. e.g. this. Fig. 2 shows it.", ["It is 1.5x DDP.", "e.g. this.", "Fig. 2 shows it."]),
+        ('"FSDP shards activations." That\'s wrong.', ['"FSDP shards activations."', "That's wrong."]),
+        ("常见误解是“ZeRO-3 会分片激活。”这是错的。", ["常见误解是“ZeRO-3 会分片激活。”", "这是错的。"]),
+        ("- first point\n* second point\n1. third point\n(a) fourth", ["first point", "second point", "third point", "fourth"]),
+        ("   \n\n  ", []),
+    ],
+)
+def test_split_sentences(answer: str, sentences: list[str]) -> None:
+    """Does each sentence come back verbatim, without its bullet marker?"""
+    assert [s.text for s in split_sentences(answer)] == sentences
+
+
+def test_question_sentence() -> None:
+    """Is a sentence ending in a question mark (either width) known to be a question?"""
+    assert [s.is_question for s in split_sentences("会吗？不会。Why? Because.")] == [True, False, True, False]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clause texts of a prepared sentence."""
+    book = pattern_book()
+    text = book.prepare(sentence)
+    return [text[a:b].strip(" ,:") for a, b in split_clauses(text, book.clause_breaks, book.clause_joiners)]
+
+
+def test_chinese_commas_and_conjunctions_split() -> None:
+    """Do Chinese commas and conjunctions such as 因为 start new clauses?"""
+    assert _clauses("ZeRO-2 不切参数，只切梯度，因为参数要完整") == ["⟨zero2⟩ 不切参数", "只切梯度", "因为参数要完整"]
+
+
+def test_english_list_stays_in_one_clause() -> None:
+    """Does an English list after a comma or colon stay with its verb?"""
+    assert len(_clauses("ZeRO-3 shards everything: parameters, gradients, optimizer states and activations.")) == 1
+
+
+def test_chinese_list_continuation_stays_in_one_clause() -> None:
+    """Does '…，以及激活，都分片' stay one clause?"""
+    assert len(_clauses("FSDP 会把参数、梯度，以及每层的激活，都分片到各个 rank")) == 1
+
+
+def test_because_clause_is_not_merged() -> None:
+    """Does a short 'because …' clause keep its own negation?"""
+    clauses = _clauses("ZeRO can't shard activations because they aren't redundant.")
+    assert len(clauses) == 2 and re.match("because", clauses[1])

@@ -1,0 +1,70 @@
+"""Are stage aliases tagged, and is the stage a claim is about found?"""
+from __future__ import annotations
+
+import pytest
+
+from autograde.veto.patterns import pattern_book
+from autograde.veto.stages import subject_at
+
+
+def _tags(sentence: str) -> list[tuple[str, bool]]:
+    """(stage, is reference) for each stage mention of `sentence`."""
+    book = pattern_book()
+    return [(m.stage, m.reference) for m in book.tagger.mentions(book.prepare(sentence))]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stage"),
+    [
+        ("ZeRO-1/2", "zero12"),
+        ("ZeRO-1 and ZeRO-2", "zero12"),
+        ("Z1/Z2", "zero12"),
+        ("ZeRO-1/2/3", "zero123"),
+        ("P_{os+g+p}", "zero3"),
+        ("P_{os+g}", "zero2"),
+        ("P_{os}", "zero1"),
+        ("Fully Sharded Data Parallel", "zero3"),
+        ("朴素 DP", "ddp"),
+        ("ZeRO-0", "ddp"),
+        ("ZeRO", "zero"),
+        ("ZeRO-Infinity", "zero"),
+    ],
+)
+def test_alias(sentence: str, stage: str) -> None:
+    """Is each alias tagged as its stage?"""
+    assert _tags(sentence) == [(stage, False)]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["memory goes to zero", "DP rank 0", "the DP group", "partition_activations", "zero communication"]
+)
+def test_not_a_stage(sentence: str) -> None:
+    """Are the number zero and DP as a dimension left untagged?"""
+    assert _tags(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "tags"),
+    [
+        ("ZeRO-2 相比 ZeRO-1 多切了梯度", [("zero2", False), ("zero1", True)]),
+        ("与 ZeRO-1 相比，ZeRO-2 还切了梯度", [("zero1", True), ("zero2", False)]),
+        ("When we switched from ZeRO-1 to ZeRO-2", [("zero1", True), ("zero2", False)]),
+        ("ZeRO-3 = ZeRO-2 + 参数分片", [("zero3", False), ("zero2", True)]),
+        ("ZeRO-3 的通信是 DDP 的 1.5 倍", [("zero3", False), ("ddp", True)]),
+        ("不是 TP，而是 ZeRO-3", [("zero3", False)]),
+    ],
+)
+def test_compared_stage_is_a_reference(sentence: str, tags: list[tuple[str, bool]]) -> None:
+    """Is a stage that is only compared to marked as a reference, not a subject?"""
+    assert _tags(sentence) == tags
+
+
+def test_subject_falls_back_to_topic() -> None:
+    """Does a claim with no stage in its sentence inherit the topic?"""
+    assert subject_at([], (0, 10), 5, "zero3") == "zero3"
+
+
+def test_reference_carries_along_a_list() -> None:
+    """Is every stage of a compared list ("相比 DDP / ZeRO-2") a reference, but not the subject after a comma?"""
+    assert _tags("ZeRO-3 的通信量相比 DDP / ZeRO-2 增加了 50%") == [("zero3", False), ("ddp", True), ("zero2", True)]
+    assert _tags("Compared with ZeRO-1, ZeRO-2 moves more data") == [("zero1", True), ("zero2", False)]

@@ -1,0 +1,306 @@
+"""Does the text veto checker judge what a sentence asserts, not which keywords it contains?"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograde.veto.patterns import pattern_book
+from autograde.veto.scoring import LABELLED_DIR, load_labelled, score
+from autograde.veto.text import find_vetoes
+
+ROOT = Path(__file__).resolve().parents[1]
+A, U, S, C = "activations-sharded", "unbounded-scaling", "wrong-shard-target", "wrong-comm-volume"
+
+
+def ids(answer: str, question: str | None = None) -> list[str]:
+    """The veto ids found in `answer`."""
+    return [v.id for v in find_vetoes(answer, question)]
+
+
+# (veto id, question, a sentence asserting it, the same claim negated or refuted)
+TWINS = [
+    (A, "q1", "ZeRO-3 会把激活也切分到各个 DP rank 上。", "ZeRO-3 不会把激活切分到各个 DP rank 上。"),
+    (A, "q1", "FSDP shards the activations across data-parallel ranks.", "FSDP does not shard the activations across data-parallel ranks."),
+    (A, "q1", "ZeRO-3 还会把 activations 按 rank 切开。", "ZeRO-3 没法把 activations 按 rank 切开。"),
+    (U, "q3", "N_d → ∞ 时 ZeRO-3 每卡显存趋于 0。", "N_d → ∞ 时 ZeRO-3 每卡显存并不会趋于 0。"),
+    (U, "q3", "With enough GPUs ZeRO-3 makes per-GPU memory arbitrarily small.", "Even with enough GPUs ZeRO-3 cannot make per-GPU memory arbitrarily small."),
+    (U, "q1", "只要卡足够多，ZeRO-3 能把任何长度的序列都装下。", "卡再多，ZeRO-3 也装不下任意长的序列。"),
+    (U, "q1", "ZeRO-3 alone solves long-context training.", "ZeRO-3 alone does not solve long-context training."),
+    (S, "q2", "ZeRO-2 把参数也分片了。", "ZeRO-2 没有把参数分片。"),
+    (S, "q2", "ZeRO-1 shards the gradients.", "ZeRO-1 does not shard the gradients."),
+    (S, "q3", "ZeRO-3 keeps a full copy of the parameters on every GPU.", "ZeRO-3 never keeps a full copy of the parameters on every GPU."),
+    (S, "q2", "ZeRO-2 的梯度不分片。", "ZeRO-2 的梯度也分片。"),
+    (C, "q2", "ZeRO-2 的通信量比 ZeRO-1 大。", "ZeRO-2 的通信量并不比 ZeRO-1 大。"),
+    (C, "q3", "ZeRO-3 communicates less than DDP.", "ZeRO-3 does not communicate less than DDP."),
+    (C, "q3", "ZeRO-3 的优化器更新需要一次 all-gather。", "ZeRO-3 的优化器更新不需要任何通信。"),
+    (C, "q2", "After the step, ZeRO-1 all-gathers the gradients.", "After the step, ZeRO-1 all-gathers the parameters, not the gradients."),
+]
+
+
+@pytest.mark.parametrize(("veto_id", "question", "claim", "twin"), TWINS)
+def test_claim_vetoes_and_negated_twin_does_not(veto_id: str, question: str, claim: str, twin: str) -> None:
+    """Does a claim raise its veto while the same claim negated raises nothing?"""
+    assert ids(claim, question) == [veto_id]
+    assert ids(twin, question) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        *(f"ZeRO-3 {cue}分片激活。" for cue in ("不", "不能", "无法", "并不", "没有", "并非", "不会", "从不")),
+        "ZeRO-3 不是分片激活，而是分片模型状态。",
+        *(f"ZeRO-3 {cue} activations." for cue in ("does not shard", "doesn't shard", "cannot shard", "never shards", "no longer shards", "isn't able to shard")),
+        "Activations are not sharded by ZeRO-3.",
+        "ZeRO-3 shards parameters, not activations.",
+    ],
+)
+def test_negation_cues(answer: str) -> None:
+    """Does each negation cue, Chinese or English, keep a negated claim from vetoing?"""
+    assert ids(answer, "q1") == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("有人以为 ZeRO-3 连激活也分片，这是错的。", "q1"),
+        ("常见误解是“ZeRO-2 分片了参数”。实际上它分片的是梯度。", "q2"),
+        ("一个常见错误是认为 ZeRO-2 的通信比 ZeRO-1 多。其实两者都是 2Ψ。", "q2"),
+        ("It is a myth that ZeRO-3 partitions activations.", "q1"),
+        ("A common mistake is to think ZeRO-3 moves 2Ψ like DDP. It moves 3Ψ.", "q3"),
+        ("\"FSDP shards activations across ranks.\" That's wrong: it only shards model states.", "q1"),
+        ("The claim that ZeRO-3 splits activations across ranks is wrong.", "q1"),
+        ("People often assume ZeRO-3 keeps full parameters on each GPU; it doesn't.", "q3"),
+        ("有同学以为 ZeRO-1 省了一半 bandwidth。No——还得 all-gather 回来，2Ψ。", "q2"),
+    ],
+)
+def test_refuted_misconception_is_not_a_veto(answer: str, question: str) -> None:
+    """Is a misconception quoted only to be rejected left alone?"""
+    assert ids(answer, question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("ZeRO-3 不是不能分片激活，它在前向里确实会把激活按 rank 切开。", [A]),
+        ("ZeRO-2 并不是不分片参数，它确实把参数切开了。", [S]),
+        ("It is not true that ZeRO-2 shards gradients.", [S]),
+        ("It is not true that ZeRO-3 does not shard parameters.", []),
+        ("ZeRO-2 并不是不分片梯度。", []),
+        ("Neither ZeRO-2 nor ZeRO-3 partitions activations.", []),
+        ("ZeRO 不会也没法切分激活。", []),
+        ("ZeRO-2 不只切优化器状态，还把梯度也切了。", []),
+        ("ZeRO-3 not only shards optimizer states and gradients but also the parameters.", []),
+    ],
+)
+def test_double_negation(answer: str, expected: list[str]) -> None:
+    """Do two negations cancel, while 'neither…nor', '不会也没法' and 'not only' count as they read?"""
+    assert ids(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("我觉得 ZeRO-2 应该把参数也分片了。", [S]),
+        ("I think ZeRO-2 probably needs a bit more communication than ZeRO-1.", [C]),
+        ("My understanding is that ZeRO-3 also spreads the activation checkpoints across ranks.", [A]),
+        ("我猜 ZeRO-3 的通信和 ZeRO-2 一样吧。", [C]),
+        ("I'm not sure whether FSDP shards activations.", []),
+    ],
+)
+def test_hedged_claims_still_assert(answer: str, expected: list[str]) -> None:
+    """Does 'I think / probably / 应该' still assert, while an open 'whether' asserts nothing?"""
+    assert ids(answer, "q2") == expected
+
+
+@pytest.mark.parametrize(
+    "alias", ["ZeRO-3", "ZeRO3", "Zero-3", "ZeRO\u20113", "ZeRO–3", "Z3", "stage 3", "Stage-3", "ZeRO 第三阶段", "ZeRO 第 3 阶段", "FSDP", "全分片数据并行", "P_os+g+p", "$P_{os+g+p}$"]
+)
+def test_zero3_aliases(alias: str) -> None:
+    """Is every spelling of ZeRO-3 recognised as the stage that shards activations in the claim?"""
+    assert ids(f"{alias} 会把激活分片到各个 rank 上。", "q1") == [A]
+
+
+@pytest.mark.parametrize("alias", ["ZeRO-2", "zero2", "Stage 2", "ZeRO 第二阶段", "P_{os+g}", "ＺｅＲＯ－２"])
+def test_zero2_aliases(alias: str) -> None:
+    """Is every spelling of ZeRO-2 recognised when it is said to shard parameters?"""
+    assert ids(f"{alias} 把参数也分片了。", "q2") == [S]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (r"The ZeRO-3 volume is $2\Psi$ per step.", [C]),
+        (r"The ZeRO-3 volume is $3\Psi$ per step.", []),
+        (r"$V_{\text{ZeRO-1}} = V_{RS} + V_{AG} = 2\Psi + 2\Psi = 4\Psi$.", [C]),
+        (r"$V_{\text{ZeRO-1}} = V_{RS} + V_{AG} = \Psi + \Psi = 2\Psi$.", []),
+        (r"With ZeRO-3, $\frac{16\Psi}{N_d} \to 0$, so total memory per GPU, activations included, vanishes.", [U]),
+        (r"With ZeRO-3, $\frac{16\Psi}{N_d} \to 0$ as $N_d \to \infty$: that is the model-state term only.", []),
+        ("ZeRO-1 总通信量 3P，ZeRO-3 是 4P。", [C]),
+        ("ZeRO-1 总通信量 2P，ZeRO-3 是 3P。", []),
+        ("zero_communication_volume(Ψ, 3) should return 2 * num_params, the same as stage 1.", [C]),
+    ],
+)
+def test_latex_and_psi_spellings(answer: str, expected: list[str]) -> None:
+    """Are LaTeX, P and num_params read as Ψ?"""
+    assert ids(answer, "q3") == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("ZeRO-3 的通信是 DDP 的三倍。", [C]),
+        ("ZeRO-3 的通信量是 DDP 的两倍。", [C]),
+        ("ZeRO-3 的通信是 DDP 的 1.5 倍。", []),
+        ("ZeRO-3 communicates twice as much as DDP.", [C]),
+        ("ZeRO-3 communicates one and a half times as much as DDP.", []),
+        ("Stage 3 sends three times the data of stage 2.", [C]),
+        ("ZeRO-3 的 comm 是 two psi，跟 DDP 一样。", [C]),
+        ("ZeRO-3 的 comm 是 three psi，比 DDP 多一个 psi。", []),
+        ("ZeRO-1 把 all-reduce 换成 reduce-scatter，通信量减半。", [C]),
+        ("reduce-scatter 的通信量是 all-reduce 的一半。", []),
+        ("Reduce-scatter is twice as fast as all-reduce because it moves Ψ rather than 2Ψ.", []),
+    ],
+)
+def test_number_words(answer: str, expected: list[str]) -> None:
+    """Are 三倍 / twice / 一半 / 1.5 倍 read as numbers, and 'twice as fast' for RS left alone?"""
+    assert ids(answer, "q3") == expected
+
+
+def test_full_width_punctuation_and_letters() -> None:
+    """Are full-width letters, digits and stops treated like their ASCII forms?"""
+    assert ids("ZeRO‑3 splits the activations across ranks as well；that is all．", "q1") == [A]
+    assert ids("ＺｅＲＯ－３ 不会切分激活；激活每卡各异。", "q1") == []
+    assert ids("ZeRO-3 moves ２Ψ per step.", "q3") == [C]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sequence parallelism splits the activations along the sequence within the TP group.",
+        "Context parallelism shards the activations along the sequence across CP ranks; ZeRO-3 cannot do that.",
+        "张量并行把每层的激活切到 TP 组内，序列并行把 LayerNorm 的激活沿序列维切开。",
+        "激活 sharding 是 TP/SP 的事，ZeRO 只切 model states。",
+        "不是 ZeRO 把激活切了，是 SP 把激活切了。",
+        "DeepSpeed 的 partition_activations 是在模型并行（TP）组内切分激活检查点。",
+    ],
+)
+def test_tensor_sequence_context_parallel_split_activations(answer: str) -> None:
+    """Is splitting activations by TP / SP / CP accepted as correct?"""
+    assert ids(answer, "q1") == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "N_d → ∞ 时，ZeRO-3 每卡的模型状态显存趋于 0，但激活不会变。",
+        "N_d 足够大时 ZeRO-3 的静态显存可以无限小。",
+        "As N_d goes to infinity, only the model-state part 16Ψ/N_d goes to zero.",
+        "At 10k GPUs the sharded model states per GPU essentially vanish.",
+        "ZeRO-3 的每卡显存随 N_d 增大趋于 0（只指模型状态部分）。",
+    ],
+)
+def test_model_states_going_to_zero_is_correct(answer: str) -> None:
+    """Is 'model states → 0' accepted when the claim is restricted to model states?"""
+    assert ids(answer, "q3") == []
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "TODO", "TODO: finish later", "YOUR ANSWER HERE", "不会", "略", "略。", "待补充", "N/A", "..."])
+def test_empty_and_placeholder_answers(answer: str) -> None:
+    """Does an empty or placeholder answer raise nothing?"""
+    assert find_vetoes(answer, "q1") == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("为什么 ZeRO 不能分片激活？从“冗余”的定义出发解释。", "q1"),
+        ("“reduce-scatter 比 all-reduce 快两倍”在这里意味着什么？", "q2"),
+        ("ZeRO-3 的 3Ψ 通信量由哪三部分组成？", "q3"),
+        ("说明“ZeRO-3 让模型装得下”与“ZeRO-3 让训练快”是两回事。", "q3"),
+    ],
+)
+def test_question_quoted_back(answer: str, question: str) -> None:
+    """Does repeating the question prompt raise nothing?"""
+    assert find_vetoes(answer, question) == []
+
+
+def test_evidence_is_the_original_asserting_sentence() -> None:
+    """Is the evidence the asserting sentence exactly as the student wrote it?"""
+    answer = "ZeRO 消除的是冗余。\n- ＺｅＲＯ－３ 还会把激活按 rank 均分，省下激活显存。\n重计算与 ZeRO 正交。"
+    [veto] = find_vetoes(answer, "q1")
+    assert (veto.id, veto.origin) == (A, "text")
+    assert veto.evidence == "ＺｅＲＯ－３ 还会把激活按 rank 均分，省下激活显存。"
+    assert veto.evidence in answer
+
+
+def test_one_veto_per_id_with_the_first_sentence() -> None:
+    """Does an answer repeating a claim get one veto, citing the first sentence?"""
+    answer = "FSDP shards activations across ranks. Also, ZeRO-3 partitions activations between GPUs."
+    assert [(v.id, v.evidence) for v in find_vetoes(answer, "q1")] == [(A, "FSDP shards activations across ranks.")]
+
+
+def test_long_answer_with_one_wrong_sentence() -> None:
+    """Is the one wrong sentence of an otherwise right answer found, and only it?"""
+    answer = (
+        "ZeRO-1 用 reduce-scatter 代替 all-reduce，每卡拿到 1/N_d 的梯度去更新自己那份优化器状态，再 all-gather 参数，"
+        "总共 2Ψ。RS 快两倍指 RS 只有 AR 一半的数据量。ZeRO-2 相比 ZeRO-1 多切了参数，所以显存更省，通信不变。"
+    )
+    assert [(v.id, v.evidence) for v in find_vetoes(answer, "q2")] == [(S, "ZeRO-2 相比 ZeRO-1 多切了参数，所以显存更省，通信不变。")]
+
+
+def _examples() -> list[tuple[str, str, str, bool]]:
+    """Every (veto id, frame, sentence, should veto) example declared in patterns.yaml."""
+    return [
+        (frame.veto_id, frame.name, sentence, kind == "veto")
+        for frame in pattern_book().frames
+        for kind, sentences in frame.examples.items()
+        for sentence in sentences
+    ]
+
+
+@pytest.mark.parametrize(("veto_id", "frame", "sentence", "should_veto"), _examples())
+def test_pattern_examples(veto_id: str, frame: str, sentence: str, should_veto: bool) -> None:
+    """Does every example in patterns.yaml behave as its frame declares?"""
+    assert (veto_id in ids(sentence)) is should_veto, f"frame {frame!r}: {sentence}"
+
+
+def test_every_frame_declares_a_veto_example() -> None:
+    """Does each frame in patterns.yaml carry at least one sentence that must veto?"""
+    assert [f.name for f in pattern_book().frames if not f.examples.get("veto")] == []
+
+
+# Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).
+FLOORS = {"dev": (0.95, 0.95), "train": (0.97, 0.95), "holdout": (0.90, 0.90), "holdout2": (0.95, 0.85)}
+
+
+@pytest.mark.parametrize(("name", "floor"), FLOORS.items())
+def test_accuracy_floor(name: str, floor: tuple[float, float]) -> None:
+    """Do precision and recall on each labelled set stay above their floors?"""
+    result = score(load_labelled(LABELLED_DIR / f"{name}.jsonl"))
+    precision, recall = result.overall.precision, result.overall.recall
+    assert (precision, recall) >= floor and precision >= floor[0] and recall >= floor[1], "\n".join(result.failures)
+
+
+def test_labelled_sets_are_large_enough() -> None:
+    """Are there at least 150 training and 60 held-out labelled answers, with known veto ids?"""
+    train, holdout = (load_labelled(LABELLED_DIR / f"{n}.jsonl") for n in ("train", "holdout"))
+    assert len(train) >= 150 and len(holdout) >= 60
+    known = {A, U, S, C}
+    assert all(set(row["vetoes"]) <= known for row in train + holdout)
+
+
+def test_cli_prints_vetoes_as_json() -> None:
+    """Does `python -m autograde veto` read an answer on stdin and print its vetoes as JSON?"""
+    run = subprocess.run(
+        [sys.executable, "-m", "autograde", "veto", "--question", "q1"],
+        input="激活没有冗余。FSDP 会把激活按 DP rank 均分保存。",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    assert json.loads(run.stdout) == {"vetoes": [{"id": A, "evidence": "FSDP 会把激活按 DP rank 均分保存。"}]}
