@@ -66,18 +66,23 @@ def fill_blanks(exercise: str, blanks: dict[int, str]) -> str:
     return "".join(filled)
 
 
+def submission_source(exercise: str, row: MockSubmission) -> str:
+    """The code cell as this student wrote it: blanks filled, literal edits made, code added around it."""
+    code = fill_blanks(exercise, row.blanks)
+    for old, new in row.replace.items():
+        if old not in code:
+            raise ValueError(f"{row.student}: text to replace not found: {old!r}")
+        code = code.replace(old, new)
+    return "\n".join(part for part in (row.prepend.strip("\n"), code, row.append.strip("\n")) if part)
+
+
 def submission_notebook(release: NotebookNode, row: MockSubmission, code_cell_id: str) -> NotebookNode:
     """The release notebook as this student would hand it in."""
     notebook = copy.deepcopy(release)
     for cell in notebook.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id == code_cell_id:
-            code = fill_blanks(cell.source, row.blanks)
-            for old, new in row.replace.items():
-                if old not in code:
-                    raise ValueError(f"{row.student}: text to replace not found: {old!r}")
-                code = code.replace(old, new)
-            cell.source = "\n".join(part for part in (row.prepend.strip("\n"), code, row.append.strip("\n")) if part)
+            cell.source = submission_source(cell.source, row)
         if grade_id in row.answers:
             cell.source = row.answers[grade_id]
         if grade_id in row.edit_cells:

@@ -1,4 +1,4 @@
-"""Code vetoes on real submitted cells: each fixture is the exercise with the blanks filled and one mistake made."""
+"""Code vetoes on submitted cells: the lesson's exercise with the blanks filled and one mistake made (a YAML table)."""
 from __future__ import annotations
 
 import ast
@@ -7,14 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from autograde.lesson_source import read_lesson
+from autograde.mock_submissions import load_table, submission_source
 from autograde.veto.code import Misconception, find_code_vetoes, observe
 
-SUBMISSIONS = Path(__file__).parent / "data" / "code_submissions"
+ROOT = Path(__file__).resolve().parent.parent
+EXERCISE = read_lesson(ROOT / "lessons" / "lesson05.qmd").only_cell("exercise").source
+SUBMISSIONS = {row.student: row for row in load_table(Path(__file__).parent / "data" / "code_submissions.yaml")}
 
 
 def submission(name: str) -> str:
-    """The source of one fixture cell."""
-    return (SUBMISSIONS / f"{name}.py").read_text(encoding="utf-8")
+    """The source of one submitted cell, as the table describes it."""
+    return submission_source(EXERCISE, SUBMISSIONS[name])
 
 
 def found(name: str, timeout_s: float = 10.0) -> list[tuple[str, int, str]]:
