@@ -23,7 +23,7 @@ class Veto:
     origin: Literal["text", "code"] = "text"
     """Which check found it."""
     detail: dict[str, Any] = field(default_factory=dict, compare=False)
-    """Structured evidence (inputs, expected, got, misconception) for code checks."""
+    """Structured evidence: inputs, expected, got and misconception (code checks); the matching frame (text checks)."""
 
     def __post_init__(self) -> None:
         if self.id not in CATALOGUE:
