@@ -57,3 +57,26 @@ def test_because_clause_is_not_merged() -> None:
     """Does a short 'because …' clause keep its own negation?"""
     clauses = _clauses("ZeRO can't shard activations because they aren't redundant.")
     assert len(clauses) == 2 and re.match("because", clauses[1])
+
+
+def test_negated_conjunction_does_not_split() -> None:
+    """Does '不会因此省通信' stay one clause, so that its negation still reaches the verb?"""
+    assert _clauses("ZeRO-1 还得做 AG，所以不会因此省通信") == ["⟨zero1⟩ 还得做 ag", "所以不会因此省通信"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "asserted"),
+    [
+        ("ZeRO-3 会把激活切开，不然 FSDP 怎么叫 fully sharded？", "⟨zero3⟩ 会把激活切开"),
+        ("FSDP shards activations, otherwise how would it save memory?", "⟨zero3⟩ shards activations"),
+        ("FSDP 会把激活切开吗，否则怎么省显存？", ""),
+        ("Does FSDP shard activations, otherwise how would it save memory?", ""),
+        ("ZeRO-3 会切激活吗？", ""),
+        ("ZeRO-3 不切激活。", "⟨zero3⟩ 不切激活。"),
+    ],
+)
+def test_rhetorical_question_asserts_its_statement(sentence: str, asserted: str) -> None:
+    """Does a statement followed by a rhetorical 'otherwise …?' still assert, while a real question asserts nothing?"""
+    book = pattern_book()
+    [parsed] = split_sentences(sentence)
+    assert book.asserted_part(book.prepare(sentence), parsed.is_question) == asserted

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from autograde.veto.patterns import pattern_book
-from autograde.veto.stages import subject_at
+from autograde.veto.stages import last_subject, subject_at
 
 
 def _tags(sentence: str) -> list[tuple[str, bool]]:
@@ -68,3 +68,21 @@ def test_reference_carries_along_a_list() -> None:
     """Is every stage of a compared list ("相比 DDP / ZeRO-2") a reference, but not the subject after a comma?"""
     assert _tags("ZeRO-3 的通信量相比 DDP / ZeRO-2 增加了 50%") == [("zero3", False), ("ddp", True), ("zero2", True)]
     assert _tags("Compared with ZeRO-1, ZeRO-2 moves more data") == [("zero1", True), ("zero2", False)]
+
+
+def test_aside_between_stage_and_reference_cue() -> None:
+    """Is a stage still a reference when a parenthetical sits between it and its cue ("在 ZeRO-2（…）的基础上")?"""
+    assert _tags("ZeRO-3 在 ZeRO-2（只切梯度和优化器状态）的基础上再切参数") == [("zero3", False), ("zero2", True)]
+
+
+def test_aside_does_not_become_the_topic() -> None:
+    """Does a stage named only in parentheses leave the topic to the sentence's main subject?"""
+    book = pattern_book()
+    mentions = book.tagger.mentions(book.prepare("ZeRO-3 在 ZeRO-2 的基础上再切参数（ZeRO-2 只切梯度和优化器状态）"))
+    assert [m.aside for m in mentions] == [False, False, True]
+    assert last_subject(mentions, None) == "zero3"
+
+
+def test_gloss_of_a_reference_is_a_reference() -> None:
+    """Is an alias glossed in parentheses after a compared stage ("vs ZeRO-2 (stage 2)") also only compared to?"""
+    assert _tags("ZeRO-3 (stage 3) vs ZeRO-2 (stage 2)") == [("zero3", False), ("zero3", False), ("zero2", True), ("zero2", True)]

@@ -102,6 +102,38 @@ def test_double_negation(answer: str, expected: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("answer", "question", "expected"),
+    [
+        ("有人说 ZeRO-2 的通信会比 ZeRO-1 多，因为要切梯度，其实不对。", "q2", []),
+        ("Some people think that since ZeRO-2 shards gradients it must communicate more; that is wrong.", "q2", []),
+        ("有人以为 ZeRO-2 不切梯度，这是错的。", "q2", []),
+        ("有人以为 ZeRO-2 的梯度是完整的，其实它的梯度不分片。", "q2", [S]),
+        ("ZeRO-2 在 reduce-scatter 后丢弃不属于本 rank 的梯度分片。", "q2", []),
+        ("ZeRO-2 并不会把完整的梯度切开。", "q2", [S]),
+    ],
+)
+def test_denied_claims_need_their_own_negation(answer: str, question: str, expected: list[str]) -> None:
+    """Is a 'does not shard' misconception raised only by a negation of that verb, not by a refuted premise
+    ("因为要切梯度") or a negation inside a modifier ("不属于本 rank 的梯度分片")?"""
+    assert ids(answer, question) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("长上下文显存不够？开 ZeRO-3、多加几张卡就解决了。", [U]),
+        ("长上下文显存不够？开 ZeRO-3、多加几张卡也解决不了。", []),
+        ("显存不够？开 ZeRO-3、多加几张卡就解决了。", []),
+        ("ZeRO-3 会把激活按 DP rank 切开存，不然 FSDP 怎么叫 fully sharded？", [A]),
+        ("ZeRO-3 会把激活按 DP rank 切开存吗？", []),
+    ],
+)
+def test_rhetorical_questions(answer: str, expected: list[str]) -> None:
+    """Does a question the answer then answers lend it its context, and an 'otherwise …?' tail leave the claim asserted?"""
+    assert ids(answer, "q1") == expected
+
+
+@pytest.mark.parametrize(
     ("answer", "expected"),
     [
         ("我觉得 ZeRO-2 应该把参数也分片了。", [S]),
@@ -274,7 +306,13 @@ def test_every_frame_declares_a_veto_example() -> None:
 
 
 # Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).
-FLOORS = {"dev": (0.95, 0.95), "train": (0.97, 0.95), "holdout": (0.90, 0.90), "holdout2": (0.95, 0.85)}
+FLOORS = {
+    "dev": (0.95, 0.95),
+    "train": (0.98, 0.98),
+    "holdout": (0.95, 0.95),
+    "holdout2": (0.95, 0.88),
+    "blind": (0.95, 0.95),
+}
 
 
 @pytest.mark.parametrize(("name", "floor"), FLOORS.items())

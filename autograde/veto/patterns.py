@@ -72,6 +72,8 @@ class PatternBook:
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
+    rhetorical_tail: re.Pattern[str]
+    question_forms: re.Pattern[str]
     placeholders: frozenset[str]
     questions: Mapping[str, tuple[str, ...]]
     topics: Mapping[str, str]
@@ -94,6 +96,8 @@ class PatternBook:
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
+            rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),
+            question_forms=re.compile(cues["question_forms"], re.IGNORECASE),
             placeholders=frozenset(_key(p) for p in data["placeholders"]),
             questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},
             topics=data["topics"],
@@ -107,6 +111,15 @@ class PatternBook:
         """Whether `answer` is empty or a template placeholder ("TODO", "YOUR ANSWER HERE", "略")."""
         stripped = answer.strip().lower()
         return _key(answer) in self.placeholders or bool(_PLACEHOLDER_PREFIX.match(stripped))
+
+    def asserted_part(self, tagged: str, is_question: bool) -> str:
+        """The part of a prepared sentence that asserts: all of a statement, none of a question, and the
+        statement before a rhetorical tail ("ZeRO-3 会切激活，不然怎么叫 fully sharded？")."""
+        if not is_question:
+            return tagged
+        tail = self.rhetorical_tail.search(tagged)
+        statement = tagged[: tail.start()] if tail else ""
+        return "" if self.question_forms.search(statement) else statement
 
     def echoes(self, sentence: str, question: str | None) -> bool:
         """Whether `sentence` only repeats (part of) the question prompt."""

@@ -34,6 +34,10 @@ class Polarity:
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
+    premises: re.Pattern[str]
+    """Cues that make a claim the premise of a refuted one (既然, because): the refutation is not about it."""
+    modifier_end: re.Pattern[str]
+    """Marks the end of a modifier ("不属于自己的 梯度分片"): a negation before it does not reach the claim."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, Any]) -> Polarity:
@@ -48,6 +52,8 @@ class Polarity:
             neutral=_any(cues["neutral"]),
             open_question=_any(cues["open_question"]),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
+            premises=_any(cues["premises"]),
+            modifier_end=re.compile(cues["modifier_end"]),
         )
 
     def asserted(
@@ -61,22 +67,27 @@ class Polarity:
     ) -> bool | None:
         """Whether the claim at `sentence[start:end]` is asserted (True), denied (False) or left open (None).
 
-        Negations count from the clause start, or only within `window` characters before the claim: a wide
-        scope errs towards "negated", which is the safe side for asserted misconceptions but not for denied ones.
+        Negations count from the clause start, or only within `window` characters before the claim and outside a
+        modifier of its object: a wide scope errs towards "negated", which is the safe side for asserted
+        misconceptions but not for denied ones.
         """
         scope = clause[0] if window is None else max(clause[0], start - window)
         prefix = self._without_cues(sentence[:start])[scope:]
         if self.open_question.search(prefix):
             return None
-        negations = len(self.negation.findall(prefix)) + bool(self.negation_after.search(sentence[end : clause[1]]))
+        cues = [m for m in self.negation.finditer(prefix) if window is None or not self.modifier_end.search(prefix[m.end() :])]
+        negations = len(cues) + bool(self.negation_after.search(sentence[end : clause[1]]))
         return (negations % 2 == 0) != self.refuted(sentence, start, end, next_sentence, window)
 
     def refuted(self, sentence: str, start: int, end: int, next_sentence: str, window: int | None = None) -> bool:
         """Whether the sentence quotes the claim at `start:end` in order to reject it.
 
         With a `window`, a refuter before the claim must be near it and the claim a finite verb: in "one might
-        think that sharding X costs Y" the refuted claim is "costs Y", not the gerund.
+        think that sharding X costs Y" the refuted claim is "costs Y", not the gerund; and a claim in a premise
+        ("有人以为 ZeRO-2 既然切了梯度就要…，这是误解") is granted, not refuted.
         """
+        if window is not None and self.premises.search(sentence[max(0, start - 2 * window) : start]):
+            return False
         before = [m.end() for m in self.refuters_before.finditer(self._without_neutral(sentence[:start]))]
         if before and window is not None and (start - before[-1] > 2 * window or sentence[start:end].endswith("ing")):
             before = []

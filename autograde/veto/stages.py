@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 TAG = re.compile(r"⟨([a-z0-9]+)⟩")
+_ASIDE = re.compile(r"^\s*\([^()]*\)")
+_GLOSS = re.compile(r"\s*\(\s*(?:即|也就是|i\.e\.,?|=)?\s*")
 _LIST_SEPARATOR = re.compile(r"\s*(?:/|、|和|与|或|\band\b|\bor\b)\s*")
 
 
@@ -23,6 +25,8 @@ class Mention:
     stage: str
     reference: bool
     """True when the stage is only compared to or negated ("比 DDP", "unlike ZeRO-1", "不是 ZeRO-2")."""
+    aside: bool = False
+    """True inside parentheses ("（ZeRO-2 只切优化器状态）"): an aside that does not become the next topic."""
 
 
 class StageTagger:
@@ -42,14 +46,19 @@ class StageTagger:
     def mentions(self, tagged: str) -> list[Mention]:
         """The stage tags of a tagged sentence, each marked as subject or reference.
 
-        A tag listed right after a reference ("相比 DDP / ZeRO-2") is a reference too.
+        A tag listed or glossed right after a reference ("相比 DDP / ZeRO-2", "vs ZeRO-2 (stage 2)") is a reference
+        too, and a parenthetical aside
+        between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped.
         """
         found: list[Mention] = []
         for m in TAG.finditer(tagged):
-            before, after = tagged[max(0, m.start() - 24) : m.start()], tagged[m.end() : m.end() + 16]
+            before = tagged[max(0, m.start() - 24) : m.start()]
+            after = _ASIDE.sub("", tagged[m.end() : m.end() + 64], count=1)[:16]
             listed = bool(found) and found[-1].reference and _LIST_SEPARATOR.fullmatch(tagged[found[-1].end : m.start()])
+            listed = listed or bool(found) and found[-1].reference and _GLOSS.fullmatch(tagged[found[-1].end : m.start()])
             reference = bool(self._before.search(before) or self._after.search(after) or listed)
-            found.append(Mention(m.start(), m.end(), m.group(1), reference))
+            aside = tagged.count("(", 0, m.start()) > tagged.count(")", 0, m.start())
+            found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         return found
 
 
@@ -59,8 +68,8 @@ def subject_at(
     """The stage a claim at `position` is about.
 
     The nearest subject mention before it in its clause, else the first after it in the clause (or, given a
-    `reach`, within that many characters, as in "2Ψ (stage 1/2)"), else the last one earlier in the sentence,
-    else the topic.
+    `reach`, within that many characters, as in "2Ψ (stage 1/2)"), else the last one earlier in the sentence
+    outside parentheses, else the topic.
     """
     subjects = [m for m in mentions if not m.reference]
     start, end = clause
@@ -71,13 +80,13 @@ def subject_at(
     after = [m for m in subjects if position <= m.start < limit]
     if after:
         return after[0].stage
-    earlier = [m for m in subjects if m.end <= start]
+    earlier = [m for m in subjects if m.end <= start and not m.aside]
     if earlier:
         return earlier[-1].stage
     return topic
 
 
 def last_subject(mentions: Sequence[Mention], topic: str | None) -> str | None:
-    """The topic a sentence hands to the next one: its last subject mention, else the topic it inherited."""
-    subjects = [m.stage for m in mentions if not m.reference]
+    """The topic a sentence hands to the next one: its last subject mention outside an aside, else the topic it inherited."""
+    subjects = [m.stage for m in mentions if not (m.reference or m.aside)]
     return subjects[-1] if subjects else topic

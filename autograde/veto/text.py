@@ -25,6 +25,8 @@ class _Sentence:
     clauses: list[tuple[int, int]]
     topic: str | None
     next_text: str
+    previous_question: str
+    """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
         """The span of the clauses that `start:end` touches."""
@@ -51,13 +53,16 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
     found: dict[str, Veto] = {}
     for index, (sentence, text) in enumerate(zip(sentences, tagged)):
         mentions = book.tagger.mentions(text)
-        if not (sentence.is_question or book.echoes(sentence.text, question)):
+        asserting = book.asserted_part(text, sentence.is_question)
+        if asserting and not book.echoes(sentence.text, question):
+            previous = index > 0 and sentences[index - 1].is_question
             prepared = _Sentence(
-                text=text,
-                mentions=mentions,
-                clauses=split_clauses(text, book.clause_breaks, book.clause_joiners),
+                text=asserting,
+                mentions=[m for m in mentions if m.end <= len(asserting)],
+                clauses=split_clauses(asserting, book.clause_breaks, book.clause_joiners),
                 topic=topic,
                 next_text=tagged[index + 1] if index + 1 < len(tagged) else "",
+                previous_question=tagged[index - 1] if previous else "",
             )
             for frame in book.frames:
                 if frame.veto_id not in found and _fires(book, frame, prepared):
@@ -68,7 +73,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
 
 def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
     """Whether some claim of `frame` in `sentence` reads as the misconception."""
-    if frame.context and not frame.context.search(sentence.text):
+    if frame.context and not (frame.context.search(sentence.text) or frame.context.search(sentence.previous_question)):
         return False
     if frame.unless_sentence and _present(book, frame.unless_sentence, sentence.text, (0, len(sentence.text))):
         return False
