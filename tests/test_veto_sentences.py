@@ -80,3 +80,11 @@ def test_rhetorical_question_asserts_its_statement(sentence: str, asserted: str)
     book = pattern_book()
     [parsed] = split_sentences(sentence)
     assert book.asserted_part(book.prepare(sentence), parsed.is_question) == asserted
+
+
+def test_clause_resumes_after_a_parenthetical_aside() -> None:
+    """Does a clause interrupted by an aside go on after it, so its negation still reaches the verb?"""
+    assert _clauses("ZeRO-3 也不能把总显存（包括激活）降到任意值，激活是下限") == [
+        "⟨zero3⟩ 也不能把总显存(包括激活)降到任意值",
+        "激活是下限",
+    ]

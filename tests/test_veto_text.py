@@ -308,10 +308,11 @@ def test_every_frame_declares_a_veto_example() -> None:
 # Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).
 FLOORS = {
     "dev": (0.95, 0.95),
-    "train": (0.98, 0.98),
+    "train": (0.99, 0.98),
     "holdout": (0.95, 0.95),
     "holdout2": (0.95, 0.88),
     "blind": (0.95, 0.95),
+    "blind2": (0.95, 0.95),
 }
 
 

@@ -90,7 +90,7 @@ class PatternBook:
         return cls(
             frames=frames,
             tagger=StageTagger(data["stages"], cues["reference_before"], expand(cues["reference_after"])),
-            polarity=Polarity.from_cues(cues),
+            polarity=Polarity.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
             clause_breaks=re.compile(cues["clause_breaks"], re.IGNORECASE),
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),

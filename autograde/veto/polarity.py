@@ -92,10 +92,14 @@ class Polarity:
         if before and window is not None and (start - before[-1] > 2 * window or sentence[start:end].endswith("ing")):
             before = []
         return bool(
-            (before and not self.corrections.search(sentence[before[-1] : start]))
+            (before and not self._closed(sentence[before[-1] : start]))
             or self.refuters_after.search(sentence[end:])
             or self.refuters_next.search(next_sentence)
         )
+
+    def _closed(self, between: str) -> bool:
+        """Whether a refuter's reach ends before the claim: a correction or a verdict ("有人说 X，这是错的，…") comes first."""
+        return bool(self.corrections.search(between) or self.refuters_after.search(between))
 
     def negated_before(self, sentence: str, position: int) -> bool:
         """Whether the noun at `position` is excluded by a cue right before it ("not activations")."""

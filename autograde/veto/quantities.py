@@ -26,6 +26,10 @@ class QuantityCues:
     """Right after: a memory size or a per-collective share ("2Ψ 显存", "Ψ (RS)")."""
     component_before: re.Pattern[str]
     """Right before: a collective it belongs to ("RS Ψ", "all-gather 参数 Ψ")."""
+    total_before: re.Pattern[str]
+    """Right before: a mark that it is the sum ("所以总共 4Ψ", "so 4Ψ")."""
+    total_after: re.Pattern[str]
+    """Right after: a mark that it is the sum ("4Ψ in total")."""
 
     @classmethod
     def from_cues(cls, cues: dict[str, str]) -> QuantityCues:
@@ -34,7 +38,14 @@ class QuantityCues:
             skip_before=re.compile(f"(?:{cues['skip_before']})\\s*$"),
             skip_after=re.compile(f"^\\s*(?:{cues['skip_after']})"),
             component_before=re.compile(f"(?:{cues['component_before']})$"),
+            total_before=re.compile(f"(?:{cues['total_before']})\\s*$", re.IGNORECASE),
+            total_after=re.compile(f"^\\s*(?:{cues['total_after']})", re.IGNORECASE),
         )
+
+    def marked_total(self, sentence: str, quantity: Quantity) -> bool:
+        """Whether `quantity` is marked as the sum of the step ("so 4Ψ in total"), not one part of it."""
+        before, after = sentence[max(0, quantity.start - 32) : quantity.start], sentence[quantity.end : quantity.end + 16]
+        return bool(self.total_before.search(before) or self.total_after.search(after))
 
     def totals(self, sentence: str) -> list[Quantity]:
         """The quantities of `sentence` that read as a whole-step total."""

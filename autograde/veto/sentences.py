@@ -61,8 +61,20 @@ def split_clauses(
         piece = sentence[a:b]
         opener = piece.lstrip()[:1]
         short_english = opener == "," and not _CJK.search(piece) and len(_WORD.findall(piece)) <= max_list_words
-        if merged and opener in ",:()" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
+        resumed = _resumed_clause(sentence, merged) if opener == ")" else None
+        if resumed is not None:  # the clause goes on after a parenthetical aside ("不能把显存（包括激活）降到…")
+            merged[resumed:] = [(merged[resumed][0], b)]
+        elif merged and opener in ",:()" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
     return merged or [(0, len(sentence))]
+
+
+def _resumed_clause(sentence: str, merged: list[tuple[int, int]]) -> int | None:
+    """The index of the clause that an aside closing here interrupted, if the aside opened within the sentence."""
+    for index in range(len(merged) - 1, -1, -1):
+        a, b = merged[index]
+        if sentence.count("(", a, b) > sentence.count(")", a, b):
+            return index - 1 if sentence[a] == "(" and index > 0 else index
+    return None

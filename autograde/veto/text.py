@@ -14,6 +14,8 @@ QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
 DENIAL_WINDOW = 14
 """Characters before a predicate searched for the negation that a denied frame needs ("并没有被切分", "does not shard")."""
+_OBJECT_FILLER = re.compile(r"\s*(?:(?:the|its|their|all(?: the)?|了|的)\s*)?")
+"""Articles and particles between a predicate and its direct object."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +103,11 @@ def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tu
     wrong, right = frame.quantity
     totals = book.quantities.totals(sentence.text)
     owned = [(q, sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH)) for q in totals]
-    if any(owner in (frame.subject or ()) and q.coefficient in right for q, owner in owned):
-        return
-    yield from ((q.start, q.end) for q, _ in owned if q.coefficient in wrong)
+    granted = any(owner in (frame.subject or ()) and q.coefficient in right for q, owner in owned)
+    for q, _ in owned:
+        # A right total beside a wrong one is usually a correction ("from 2Ψ to 3Ψ"), unless the wrong one is the sum.
+        if q.coefficient in wrong and (not granted or book.quantities.marked_total(sentence.text, q)):
+            yield q.start, q.end
 
 
 def _clause_fits(
@@ -135,9 +139,12 @@ def _object_bound(
 ) -> bool:
     """Whether the frame's object sits in the clause as what the predicate at `start:end` acts on."""
     assert frame.object is not None
+    direct = _direct_object(book, text, end, clause[1])
     for m in frame.object.finditer(text, clause[0], clause[1]):
         if book.polarity.negated_before(text, m.start()):
             continue
+        if m.start() < start and direct is not None and not frame.object.match(text, direct):
+            continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
         low, high = (end, m.start()) if m.start() >= end else (m.end(), start)
         between = text[low:high] if low < high else ""
         if book.barriers.search(between) or {t.group(1) for t in TAG.finditer(between)} - {subject}:
@@ -146,3 +153,10 @@ def _object_bound(
             continue
         return True
     return False
+
+
+def _direct_object(book: PatternBook, text: str, end: int, limit: int) -> int | None:
+    """Where the object noun right after the predicate ending at `end` starts ("sharded the model states"), if any."""
+    filler = _OBJECT_FILLER.match(text, end, limit)
+    position = filler.end() if filler else end
+    return position if book.object_nouns.match(text, position, limit) else None
