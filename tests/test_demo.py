@@ -1,0 +1,54 @@
+"""`make demo`'s two commands on a copy of the course: autograde the example class, then the final report."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    """A copy of the course where `demo` and then `report` ran once."""
+    course = tmp_path_factory.mktemp("demo")
+    for name in ("source", "release", "examples"):
+        shutil.copytree(ROOT / name, course / name)
+    for name in ("nbgrader_config.py", "grader_config.py"):
+        shutil.copy(ROOT / name, course / name)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(ROOT))
+    subprocess.run([str(Path(sys.executable).with_name("nbgrader")), "generate_assignment", "lesson05", "--force"],
+                   cwd=course, env=env, check=True, capture_output=True)
+    demo = subprocess.run([sys.executable, "-m", "autograde", "demo", "lesson05"], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=600)
+    report = subprocess.run([sys.executable, "-m", "autograde", "report", "lesson05"], cwd=course, env=env,
+                            capture_output=True, text=True, timeout=300)
+    return course, demo, report
+
+
+def test_demo_prints_points_for_every_example(course):
+    """Does the demo exit 0 and print a row per example student, the broken one as ungradable?"""
+    _, demo, _ = course
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    for student in ("alice", "bob", "carol", "dave", "erin", "frank", "grace"):
+        assert f"│ {student}" in demo.stdout
+    assert "ungradable grace: lesson05.ipynb is not valid JSON" in demo.stdout
+
+
+def test_report_after_demo_has_text_and_code_vetoes(course):
+    """Does the report after the demo show one student vetoed from text and one from code, and the right statuses?"""
+    root, _, report = course
+    assert report.returncode == 0, report.stderr[-3000:]
+    rows = {row["student"]: row for row in json.loads((root / "reports" / "lesson05" / "grades.json").read_text())["students"]}
+    origins = {(v["id"], v["origin"]) for v in rows["carol"]["vetoes"]}
+    assert ("activations-sharded", "text") in origins
+    assert ("wrong-comm-volume", "code") in {(v["id"], v["origin"]) for v in rows["dave"]["vetoes"]}
+    assert rows["grace"]["status"] == "ungradable"
+    assert rows["erin"]["status"] == "fail" and rows["alice"]["status"] == "needs-manual-grading"
+    for name in ("grades.csv", "grades.json", "grades.html"):
+        assert (root / "reports" / "lesson05" / name).stat().st_size > 0
