@@ -6,7 +6,7 @@ import re
 import pytest
 
 from autograde.veto.patterns import pattern_book
-from autograde.veto.sentences import split_clauses, split_sentences
+from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,20 @@ def test_clause_resumes_after_a_parenthetical_aside() -> None:
         "⟨zero3⟩ 也不能把总显存(包括激活)降到任意值",
         "激活是下限",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "open_at_start", "quoted", "open_at_end"),
+    [
+        ('同学说"⟨zero3⟩ 也把激活切开了"。', False, ["⟨zero3⟩ 也把激活切开了"], False),
+        ("✗ 'zero-2 shards the parameters' → ✓ it doesn't", False, ["zero-2 shards the parameters"], False),
+        ('"全分片"的"全"指模型状态。', False, [], False),
+        ("it's 'fully sharded', isn't it", False, [], False),
+        ('他说:"⟨zero3⟩ 会把激活切开。', False, ["⟨zero3⟩ 会把激活切开。"], True),
+        ('所以长序列也没问题。"我不同意。', True, ["所以长序列也没问题。"], False),
+    ],
+)
+def test_quoted_spans(sentence: str, open_at_start: bool, quoted: list[str], open_at_end: bool) -> None:
+    """Are whole quoted claims found, short quoted terms and apostrophes ignored, and a quote left open carried on?"""
+    spans, still_open = quoted_spans(sentence, open_at_start)
+    assert ([sentence[a:b] for a, b in spans], still_open) == (quoted, open_at_end)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from autograde.veto.patterns import pattern_book
-from autograde.veto.stages import last_subject, subject_at
+from autograde.veto.stages import changed_to, last_subject, subject_at
 
 
 def _tags(sentence: str) -> list[tuple[str, bool]]:
@@ -86,3 +86,18 @@ def test_aside_does_not_become_the_topic() -> None:
 def test_gloss_of_a_reference_is_a_reference() -> None:
     """Is an alias glossed in parentheses after a compared stage ("vs ZeRO-2 (stage 2)") also only compared to?"""
     assert _tags("ZeRO-3 (stage 3) vs ZeRO-2 (stage 2)") == [("zero3", False), ("zero3", False), ("zero2", True), ("zero2", True)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "stage"),
+    [
+        ("ZeRO-2 到 ZeRO-3，通信从 2Ψ 变成 3Ψ。", "3ψ", "zero3"),
+        ("From ZeRO-2 to ZeRO-3 the traffic goes from 2Ψ to 3Ψ.", "3ψ", "zero3"),
+        ("ZeRO-2 到 ZeRO-3，通信是 3Ψ。", "3ψ", None),
+        ("ZeRO-3 的通信从 2Ψ 变成 3Ψ。", "3ψ", None),
+    ],
+)
+def test_changed_to(sentence: str, value: str, stage: str | None) -> None:
+    """Is the new value of a 'from x to y' change bound to the stage the sentence moves to, and only then?"""
+    text = pattern_book().prepare(sentence)
+    assert changed_to(text, text.rindex(value)) == stage

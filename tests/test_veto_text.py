@@ -83,6 +83,38 @@ def test_refuted_misconception_is_not_a_veto(answer: str, question: str) -> None
 
 
 @pytest.mark.parametrize(
+    ("answer", "question", "expected"),
+    [
+        ("同组同学说“FSDP 也把激活按卡切开了”。我不同意：激活各卡不同，没有冗余。", "q1", []),
+        ("同组同学说“FSDP 也把激活按卡切开了”。我同意。", "q1", [A]),
+        ("A classmate argued that ZeRO-2 shards the parameters. I disagree.", "q2", []),
+        ("A classmate argued that ZeRO-2 shards the parameters, and that's right.", "q2", [S]),
+        ("✗ 'ZeRO-2 shards the parameters' → ✓ it shards the gradients", "q2", []),
+        ("Wrong: ZeRO-2 shards the parameters. Right: it shards the gradients.", "q2", []),
+        ("有篇博客写：“ZeRO-1 把通信量减半了。因为 RS 比 AR 快两倍。”这是把半句话当成了整句。", "q2", []),
+        ("ZeRO-2 shards the parameters, hence the name 'stage two'.", "q2", [S]),
+    ],
+)
+def test_reported_claims_are_not_asserted(answer: str, question: str, expected: list[str]) -> None:
+    """Is a quoted or attributed claim left alone unless the student endorses it, even across sentences?"""
+    assert ids(answer, question) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("ZeRO-2 到 ZeRO-3，通信从 2Ψ 变成 3Ψ。", []),
+        ("Going from ZeRO-2 to ZeRO-3 raises traffic from 2Ψ to 3Ψ.", []),
+        ("ZeRO-2 到 ZeRO-3，通信从 2Ψ 变成 4Ψ。", [C]),
+        ("ZeRO-3 的通信是 3Ψ：ZeRO-2 的参数常驻。", []),
+    ],
+)
+def test_stage_changes_bind_each_value_to_its_stage(answer: str, expected: list[str]) -> None:
+    """In 'from stage A to stage B, from x to y', is y read as B's value and a stage after a colon not the owner?"""
+    assert ids(answer, "q3") == expected
+
+
+@pytest.mark.parametrize(
     ("answer", "expected"),
     [
         ("ZeRO-3 不是不能分片激活，它在前向里确实会把激活按 rank 切开。", [A]),
@@ -313,6 +345,7 @@ FLOORS = {
     "holdout2": (0.95, 0.88),
     "blind": (0.95, 0.95),
     "blind2": (0.95, 0.95),
+    "blind3": (0.97, 0.97),
 }
 
 

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+
+_LEADING_PUNCTUATION = re.compile(r"^[\s,;:.!\"'()\-—–]*")
 
 
 def _any(patterns: list[str]) -> re.Pattern[str]:
@@ -38,6 +41,13 @@ class Polarity:
     """Cues that make a claim the premise of a refuted one (既然, because): the refutation is not about it."""
     modifier_end: re.Pattern[str]
     """Marks the end of a modifier ("不属于自己的 梯度分片"): a negation before it does not reach the claim."""
+    attributers: re.Pattern[str]
+    """Cues that give what follows to someone else (同学说, a blog claims, ✗, wrong:): reported, not asserted."""
+    attribution_ends: re.Pattern[str]
+    """Cues after which the student speaks again (✓, 我不同意, in fact), ending an attribution's reach."""
+    endorsements: re.Pattern[str]
+    """Cues by which the student adopts a reported claim (我同意, that's right, ^indeed), before it, after it or
+    opening the next sentence."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, Any]) -> Polarity:
@@ -54,6 +64,9 @@ class Polarity:
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
             modifier_end=re.compile(cues["modifier_end"]),
+            attributers=_any(cues["attributers"]),
+            attribution_ends=_any(cues["attribution_ends"]),
+            endorsements=_any(cues["endorsements"]),
         )
 
     def asserted(
@@ -96,6 +109,25 @@ class Polarity:
             or self.refuters_after.search(sentence[end:])
             or self.refuters_next.search(next_sentence)
         )
+
+    def attributed(
+        self, sentence: str, start: int, end: int, quotes: Sequence[tuple[int, int]], next_sentence: str
+    ) -> bool:
+        """Whether the claim at `start:end` is someone else's: quoted or reported, and not endorsed by the student.
+
+        A quoted or reported claim is not the student's assertion whatever follows it, so no rejection needs
+        finding; only an endorsement ("我同意", "that's right") makes it theirs.
+        """
+        quote = next(((a, b) for a, b in quotes if a <= start < b), None)
+        cues = [m for m in self.attributers.finditer(sentence, 0, start) if not self.attribution_ends.search(sentence, m.end(), start)]
+        if quote is None and not cues:
+            return False
+        lead = min([*(m.start() for m in cues), *(quote[:1] if quote else ())])
+        after = sentence[quote[1] + 1 if quote else end :]
+        endorsed = any(
+            self.endorsements.search(text) for text in (sentence[:lead], after, _LEADING_PUNCTUATION.sub("", next_sentence)[:40])
+        )
+        return not endorsed
 
     def _closed(self, between: str) -> bool:
         """Whether a refuter's reach ends before the claim: a correction or a verdict ("有人说 X，这是错的，…") comes first."""

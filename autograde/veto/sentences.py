@@ -78,3 +78,26 @@ def _resumed_clause(sentence: str, merged: list[tuple[int, int]]) -> int | None:
         if sentence.count("(", a, b) > sentence.count(")", a, b):
             return index - 1 if sentence[a] == "(" and index > 0 else index
     return None
+
+
+_SINGLE_QUOTED = re.compile(r"(?<![\w'])'([^'\n]+?)'(?![\w'])")
+
+
+def quoted_spans(sentence: str, open_at_start: bool = False, min_words: int = 3, min_cjk: int = 5) -> tuple[list[tuple[int, int]], bool]:
+    """The spans of a normalised sentence that quote a whole claim, and whether a double quote is still open at its end.
+
+    A quote opened in an earlier sentence runs on from the start (`open_at_start`). Short quotes are terms, not
+    claims ("“全分片”", "'fully sharded'"): a span counts with at least `min_words` words or `min_cjk` CJK characters.
+    """
+    marks = [i for i, char in enumerate(sentence) if char == '"']
+    if open_at_start:
+        marks.insert(0, -1)
+    spans = [(a + 1, b) for a, b in zip(marks[::2], [*marks[1::2], len(sentence)])]
+    spans += [m.span(1) for m in _SINGLE_QUOTED.finditer(sentence)]
+    claims = [(a, b) for a, b in spans if _is_claim(sentence[a:b], min_words, min_cjk)]
+    return sorted(claims), len(marks) % 2 == 1
+
+
+def _is_claim(quoted: str, min_words: int, min_cjk: int) -> bool:
+    """Whether quoted text is long enough to be a claim rather than a term."""
+    return len(quoted.split()) >= min_words or len(_CJK.findall(quoted)) >= min_cjk

@@ -9,6 +9,8 @@ TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _ASIDE = re.compile(r"^\s*\([^()]*\)")
 _GLOSS = re.compile(r"\s*\(\s*(?:即|也就是|i\.e\.,?|=)?\s*")
 _LIST_SEPARATOR = re.compile(r"\s*(?:/|、|和|与|或|\band\b|\bor\b)\s*")
+_STAGE_CHANGE = re.compile(r"⟨([a-z0-9]+)⟩\s*(?:到|至|→|\bto\b|升级到|升到|换成|变成)\s*⟨([a-z0-9]+)⟩")
+_NEW_VALUE = re.compile(r"(?:→|到|变成|变为|增加到|增至|升到|涨到|\bto\b|\binto\b|\bbecomes?\b|\bgoes to\b)\s*(?:约|about|~|≈)?\s*$")
 
 
 def tag(stage: str) -> str:
@@ -90,3 +92,13 @@ def last_subject(mentions: Sequence[Mention], topic: str | None) -> str | None:
     """The topic a sentence hands to the next one: its last subject mention outside an aside, else the topic it inherited."""
     subjects = [m.stage for m in mentions if not (m.reference or m.aside)]
     return subjects[-1] if subjects else topic
+
+
+def changed_to(tagged: str, position: int) -> str | None:
+    """The stage a value at `position` belongs to when the sentence moves between stages and the value is the new one.
+
+    In "ZeRO-2 到 ZeRO-3 …，通信从 2Ψ 变成 3Ψ" (or "from ZeRO-2 to ZeRO-3 traffic goes from 2Ψ to 3Ψ") the 3Ψ is
+    ZeRO-3's, whichever stage the clause last named.
+    """
+    change = _STAGE_CHANGE.search(tagged, 0, position)
+    return change.group(2) if change and _NEW_VALUE.search(tagged, max(0, position - 12), position) else None

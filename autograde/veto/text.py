@@ -7,13 +7,15 @@ from dataclasses import dataclass
 
 from autograde.veto.finding import Veto
 from autograde.veto.patterns import Frame, PatternBook, pattern_book
-from autograde.veto.sentences import split_clauses, split_sentences
-from autograde.veto.stages import TAG, Mention, last_subject, subject_at
+from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
+from autograde.veto.stages import TAG, Mention, changed_to, last_subject, subject_at
 
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
 DENIAL_WINDOW = 14
 """Characters before a predicate searched for the negation that a denied frame needs ("并没有被切分", "does not shard")."""
+_STRONG_BREAK = re.compile(r"[:;]")
+"""Where a stage named after a quantity stops owning it: "3Ψ: ZeRO-2 …" starts a new statement."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:the|its|their|all(?: the)?|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
 
@@ -29,6 +31,8 @@ class _Sentence:
     next_text: str
     previous_question: str
     """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
+    quotes: list[tuple[int, int]]
+    """Spans that quote a whole claim, which the student reports rather than asserts."""
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
         """The span of the clauses that `start:end` touches."""
@@ -36,7 +40,10 @@ class _Sentence:
         return touched[0][0], touched[-1][1]
 
     def subject(self, clause: tuple[int, int], position: int, reach: int | None = None) -> str | None:
-        """The stage the claim at `position` is about (see `subject_at`)."""
+        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a colon or semicolon."""
+        if reach is not None:
+            stop = _STRONG_BREAK.search(self.text, position, position + reach)
+            reach = stop.start() - position if stop else reach
         return subject_at(self.mentions, clause, position, self.topic, reach)
 
 
@@ -53,8 +60,10 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
     tagged = [book.prepare(s.text) for s in sentences]
     topic = book.topics.get(question or "")
     found: dict[str, Veto] = {}
+    quote_open = False
     for index, (sentence, text) in enumerate(zip(sentences, tagged)):
         mentions = book.tagger.mentions(text)
+        quotes, quote_open = quoted_spans(text, quote_open)
         asserting = book.asserted_part(text, sentence.is_question)
         if asserting and not book.echoes(sentence.text, question):
             previous = index > 0 and sentences[index - 1].is_question
@@ -65,6 +74,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
                 topic=topic,
                 next_text=tagged[index + 1] if index + 1 < len(tagged) else "",
                 previous_question=tagged[index - 1] if previous else "",
+                quotes=quotes,
             )
             for frame in book.frames:
                 if frame.veto_id not in found and _fires(book, frame, prepared):
@@ -87,6 +97,8 @@ def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
             continue
         if not _clause_fits(book, frame, sentence, clause, subject, start, end):
             continue
+        if book.polarity.attributed(sentence.text, start, end, sentence.quotes, sentence.next_text):
+            continue
         window = DENIAL_WINDOW if frame.polarity == "denied" else None
         asserted = book.polarity.asserted(sentence.text, clause, start, end, sentence.next_text, window)
         if asserted is not None and asserted == (frame.polarity == "asserted"):
@@ -102,7 +114,10 @@ def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tu
     assert frame.quantity is not None
     wrong, right = frame.quantity
     totals = book.quantities.totals(sentence.text)
-    owned = [(q, sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH)) for q in totals]
+    owned = [
+        (q, changed_to(sentence.text, q.start) or sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH))
+        for q in totals
+    ]
     granted = any(owner in (frame.subject or ()) and q.coefficient in right for q, owner in owned)
     for q, _ in owned:
         # A right total beside a wrong one is usually a correction ("from 2Ψ to 3Ψ"), unless the wrong one is the sum.
