@@ -2,7 +2,7 @@
 
 Run: python bench/veto_accuracy.py [--failures]
 
-dev (the lead's examples), train, holdout (written before any tuning), blind, blind2 and blind3 (each written by someone
+dev (the lead's examples), train, holdout (written before any tuning), blind, blind2, blind3 and blind4 (each written by someone
 who never saw the checker) are the sets the patterns are tuned on; holdout2 is a sanity check read only as totals, so
 --failures lists only the tuning sets' misses.
 """
@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from autograde.veto.scoring import LABELLED_DIR, Score, load_labelled, score  # noqa: E402
 from autograde.veto.text import find_vetoes  # noqa: E402
 
-SETS = ("dev", "train", "holdout", "holdout2", "blind", "blind2", "blind3", "blind4")
-TUNING_SETS = ("dev", "train", "holdout", "blind", "blind2", "blind3")
+SETS = ("dev", "train", "holdout", "holdout2", "blind", "blind2", "blind3", "blind4", "blind5")
+TUNING_SETS = ("dev", "train", "holdout", "blind", "blind2", "blind3", "blind4")
 
 
 def report(name: str, result: Score) -> str:

@@ -30,6 +30,10 @@ TWINS = [
     (U, "q3", "With enough GPUs ZeRO-3 makes per-GPU memory arbitrarily small.", "Even with enough GPUs ZeRO-3 cannot make per-GPU memory arbitrarily small."),
     (U, "q1", "只要卡足够多，ZeRO-3 能把任何长度的序列都装下。", "卡再多，ZeRO-3 也装不下任意长的序列。"),
     (U, "q1", "ZeRO-3 alone solves long-context training.", "ZeRO-3 alone does not solve long-context training."),
+    (U, "q3", "只要集群够大，ZeRO-3 的单卡显存就不再是约束：N_d 翻倍，每卡占用就减半，可以一直减下去。", "只要集群够大，ZeRO-3 的模型状态显存随 N_d 翻倍而减半，但激活显存不会变。"),
+    (U, "q1", "The long-context problem goes away with ZeRO-3 if you throw enough GPUs at it.", "The long-context problem does not go away with ZeRO-3, however many GPUs you throw at it."),
+    (U, "q1", "只要卡足够多，ZeRO-3 下长序列也不会 OOM。", "只要卡足够多，ZeRO-3 配上 CP，长序列就不会 OOM。"),
+    (U, "q1", "With enough GPUs, ZeRO-3 removes the need for activation checkpointing.", "Even with enough GPUs, ZeRO-3 does not remove the need for activation checkpointing."),
     (S, "q2", "ZeRO-2 把参数也分片了。", "ZeRO-2 没有把参数分片。"),
     (S, "q2", "ZeRO-1 shards the gradients.", "ZeRO-1 does not shard the gradients."),
     (S, "q3", "ZeRO-3 keeps a full copy of the parameters on every GPU.", "ZeRO-3 never keeps a full copy of the parameters on every GPU."),
@@ -346,6 +350,7 @@ FLOORS = {
     "blind": (0.95, 0.95),
     "blind2": (0.95, 0.95),
     "blind3": (0.97, 0.97),
+    "blind4": (0.97, 0.97),
 }
 
 
