@@ -87,6 +87,48 @@ def test_refuted_misconception_is_not_a_veto(answer: str, question: str) -> None
 
 
 @pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("A claim I hear a lot is that with enough GPUs ZeRO-3 makes memory a non-issue. That's only true for model states.", "q3"),
+        ("A claim I hear a lot is that FSDP shards activations. That's only true if you add sequence parallelism.", "q1"),
+        ("常有人说只要卡够多 ZeRO-3 的显存就趋于 0，这只对模型状态成立，激活不会变小。", "q3"),
+        ("有人认为 ZeRO-2 的通信比 ZeRO-1 多，其实两者一样。", "q2"),
+        ("有人以为 ZeRO-2 把梯度切了以后还得额外 all-gather 梯度，其实不需要，通信还是 2Ψ。", "q2"),
+        ("People often say ZeRO-1 halves the communication, but that's only true for the reduce-scatter step.", "q2"),
+        ("There's a popular myth that FSDP shards activations because it's 'fully sharded'.", "q1"),
+        ("Someone in my study group claimed that since FSDP is 'fully sharded', activations must be sharded too.", "q1"),
+        ("My lab partner claimed FSDP moves the same 2Ψ as DDP.", "q3"),
+        ("If ZeRO could shard activations, a 128k context would just be a matter of adding GPUs.", "q1"),
+    ],
+)
+def test_hearsay_and_partial_refutations(answer: str, question: str) -> None:
+    """Is a view reported as hearsay ("常有人说", "a claim I hear a lot is"), limited afterwards ("that's only true
+    for …", "这只对…成立") or put as a counterfactual left alone, and is a refuted consequence not read as its premise?"""
+    assert ids(answer, question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "expected"),
+    [
+        ("ZeRO-1 needs each rank to have only the gradient slice matching its optimizer shard.", "q2", []),
+        ("ZeRO-1 shards the gradients across ranks.", "q2", [S]),
+        ("ZeRO-1 换成 RS + AG 是为了配合优化器状态分片。", "q2", []),
+        ("ZeRO-1 的 all-gather 传的是梯度。", "q2", [C]),
+        ("ZeRO-1 does a reduce-scatter so each rank gets the gradient for its shard, then an all-gather of the gradients.", "q2", [C]),
+        ("ZeRO-3 能跑比 DDP 更长的序列，因为模型状态被切了。", "q1", []),
+        ("ZeRO-3 能跑任意长的序列。", "q1", [U]),
+        ("第三阶段把中间激活也均摊到各张卡上，所以 ZeRO-3 能跑更长的序列。", "q1", [A]),
+        ("RS + AG = 2Ψ，和 all-reduce 一样。", "q3", []),
+        ("ZeRO-3 每步通信 2Ψ，和 DDP 一样。", "q3", [C]),
+    ],
+)
+def test_one_error_raises_one_veto(answer: str, question: str, expected: list[str]) -> None:
+    """Does a claim raise only its own veto: "its shard" is a noun, a reason for an all-gather is not its payload,
+    "longer than DDP" is no unbounded claim, and an unnamed baseline total is not the question's stage?"""
+    assert ids(answer, question) == expected
+
+
+@pytest.mark.parametrize(
     ("answer", "question", "expected"),
     [
         ("同组同学说“FSDP 也把激活按卡切开了”。我不同意：激活各卡不同，没有冗余。", "q1", []),
@@ -351,6 +393,7 @@ FLOORS = {
     "blind2": (0.95, 0.95),
     "blind3": (0.97, 0.97),
     "blind4": (0.97, 0.97),
+    "blind5": (0.99, 0.83),
 }
 
 

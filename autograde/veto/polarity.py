@@ -35,10 +35,14 @@ class Polarity:
     """Phrases that look negative but are not (not only, 不得不, not wrong to say); masked before counting."""
     open_question: re.Pattern[str]
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
+    counterfactual: re.Pattern[str]
+    """Conditions contrary to fact anywhere before the claim (if … were … could), which assert nothing either."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
     premises: re.Pattern[str]
     """Cues that make a claim the premise of a refuted one (既然, because): the refutation is not about it."""
+    premise_tails: re.Pattern[str]
+    """Cues right after a claim that make it a premise too ("切了以后还得…", "shards X, so it must…")."""
     modifier_end: re.Pattern[str]
     """Marks the end of a modifier ("不属于自己的 梯度分片"): a negation before it does not reach the claim."""
     attributers: re.Pattern[str]
@@ -61,8 +65,10 @@ class Polarity:
             refuters_next=re.compile(f"^\\s*(?:{'|'.join(cues['refuters_next'])})", re.IGNORECASE),
             neutral=_any(cues["neutral"]),
             open_question=_any(cues["open_question"]),
+            counterfactual=_any(cues["counterfactual"]),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
+            premise_tails=_any(cues["premise_tails"]),
             modifier_end=re.compile(cues["modifier_end"]),
             attributers=_any(cues["attributers"]),
             attribution_ends=_any(cues["attribution_ends"]),
@@ -86,7 +92,8 @@ class Polarity:
         """
         scope = clause[0] if window is None else max(clause[0], start - window)
         prefix = self._without_cues(sentence[:start])[scope:]
-        if self.open_question.search(prefix):
+        counterfactual = self.counterfactual.search(sentence)
+        if self.open_question.search(prefix) or (counterfactual and counterfactual.start() < start):
             return None
         cues = [m for m in self.negation.finditer(prefix) if window is None or not self.modifier_end.search(prefix[m.end() :])]
         negations = len(cues) + bool(self.negation_after.search(sentence[end : clause[1]]))
@@ -99,7 +106,9 @@ class Polarity:
         think that sharding X costs Y" the refuted claim is "costs Y", not the gerund; and a claim in a premise
         ("有人以为 ZeRO-2 既然切了梯度就要…，这是误解") is granted, not refuted.
         """
-        if window is not None and self.premises.search(sentence[max(0, start - 2 * window) : start]):
+        if window is not None and (
+            self.premises.search(sentence[max(0, start - 2 * window) : start]) or self.premise_tails.search(sentence[end:])
+        ):
             return False
         before = [m.end() for m in self.refuters_before.finditer(self._without_neutral(sentence[:start]))]
         if before and window is not None and (start - before[-1] > 2 * window or sentence[start:end].endswith("ing")):
@@ -125,7 +134,8 @@ class Polarity:
         lead = min([*(m.start() for m in cues), *(quote[:1] if quote else ())])
         after = sentence[quote[1] + 1 if quote else end :]
         endorsed = any(
-            self.endorsements.search(text) for text in (sentence[:lead], after, _LEADING_PUNCTUATION.sub("", next_sentence)[:40])
+            self.endorsements.search(text) and not self.refuters_after.search(text)
+            for text in (sentence[:lead], after, _LEADING_PUNCTUATION.sub("", next_sentence)[:40])
         )
         return not endorsed
 

@@ -28,6 +28,8 @@ class _Sentence:
     mentions: list[Mention]
     clauses: list[tuple[int, int]]
     topic: str | None
+    asked_topic: bool
+    """Whether the topic is only the question's, no stage the answer itself has named yet."""
     next_text: str
     previous_question: str
     """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
@@ -40,11 +42,17 @@ class _Sentence:
         return touched[0][0], touched[-1][1]
 
     def subject(self, clause: tuple[int, int], position: int, reach: int | None = None) -> str | None:
-        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a colon or semicolon."""
+        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a colon or semicolon.
+
+        A stated total (given a `reach`) gets the question's topic only beside a stage it is compared with ("2Ψ, the
+        same as stage 1"): an unnamed "RS + AG = 2Ψ" in a ZeRO-3 answer is usually the baseline itself.
+        """
+        topic = self.topic
         if reach is not None:
             stop = _STRONG_BREAK.search(self.text, position, position + reach)
             reach = stop.start() - position if stop else reach
-        return subject_at(self.mentions, clause, position, self.topic, reach)
+            topic = None if self.asked_topic and not self.mentions else topic
+        return subject_at(self.mentions, clause, position, topic, reach)
 
 
 def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook | None = None) -> list[Veto]:
@@ -60,6 +68,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
     tagged = [book.prepare(s.text) for s in sentences]
     topic = book.topics.get(question or "")
     found: dict[str, Veto] = {}
+    asked_topic = True
     quote_open = False
     for index, (sentence, text) in enumerate(zip(sentences, tagged)):
         mentions = book.tagger.mentions(text)
@@ -72,6 +81,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
                 mentions=[m for m in mentions if m.end <= len(asserting)],
                 clauses=split_clauses(asserting, book.clause_breaks, book.clause_joiners),
                 topic=topic,
+                asked_topic=asked_topic,
                 next_text=tagged[index + 1] if index + 1 < len(tagged) else "",
                 previous_question=tagged[index - 1] if previous else "",
                 quotes=quotes,
@@ -79,6 +89,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
             for frame in book.frames:
                 if frame.veto_id not in found and _fires(book, frame, prepared):
                     found[frame.veto_id] = Veto(frame.veto_id, sentence.text, "text", {"pattern": frame.name})
+        asked_topic = asked_topic and last_subject(mentions, None) is None
         topic = last_subject(mentions, topic)
     return list(found.values())
 
