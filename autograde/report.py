@@ -19,6 +19,7 @@ from autograde.assignment_spec import AssignmentSpec, SpecError, load_spec
 from autograde.final_grade import STATUSES, FinalGrade, Part, decide_vetoes
 from autograde.gradebook_scores import read_scores
 from autograde.overrides import FILENAME, Override, OverridesError, load_overrides
+from autograde.preprocessors.record_vetoes import VETOES_FILE
 from autograde.ungradable import load_ungradable
 from autograde.veto.finding import CATALOGUE, VETO_IDS
 
@@ -44,7 +45,7 @@ class GradeReport:
 
 def vetoes_path(root: Path, student: str, assignment: str) -> Path:
     """Where RecordVetoes wrote a student's findings during `nbgrader autograde`."""
-    return root / "autograded" / student / assignment / "vetoes.json"
+    return root / "autograded" / student / assignment / VETOES_FILE
 
 
 def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None = None) -> GradeReport:

@@ -74,29 +74,25 @@ def test_hanging_rank_hits_the_deadline() -> None:
     assert time.monotonic() - start < 20
 
 
-def test_startup_failure_is_retried_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Is a failure while joining the group retried exactly once, and a second one reported?"""
+@pytest.mark.parametrize(
+    ("at_startup", "message", "attempts_made"),
+    [
+        (True, "while joining the process group", 2),
+        (False, "^rank 1 failed: ValueError: boom$", 1),
+    ],
+    ids=["startup-failure-retried-once", "later-failure-not-retried"],
+)
+def test_only_startup_failures_are_retried(monkeypatch: pytest.MonkeyPatch, at_startup: bool, message: str,
+                                           attempts_made: int) -> None:
+    """Is a failure while joining the group retried exactly once, and one mid-run reported at once?"""
     attempts = []
 
-    def fails_at_startup(*args: object) -> list[object]:
+    def fails(*args: object) -> list[object]:
         attempts.append(args)
-        raise RankFailed.raised(0, "RuntimeError: Connection reset by peer", at_startup=True)
+        cause = "RuntimeError: Connection reset by peer" if at_startup else "ValueError: boom"
+        raise RankFailed.raised(0 if at_startup else 1, cause, at_startup=at_startup)
 
-    monkeypatch.setattr(launch_module, "_launch_once", fails_at_startup)
-    with pytest.raises(RankFailed, match="while joining the process group"):
+    monkeypatch.setattr(launch_module, "_launch_once", fails)
+    with pytest.raises(RankFailed, match=message):
         launch(_rank_sum, 2)
-    assert len(attempts) == 2
-
-
-def test_failure_after_startup_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Is a failure in the middle of a run reported at once, without a second attempt?"""
-    attempts = []
-
-    def fails_later(*args: object) -> list[object]:
-        attempts.append(args)
-        raise RankFailed.raised(1, "ValueError: boom", at_startup=False)
-
-    monkeypatch.setattr(launch_module, "_launch_once", fails_later)
-    with pytest.raises(RankFailed, match="^rank 1 failed: ValueError: boom$"):
-        launch(_rank_sum, 2)
-    assert len(attempts) == 1
+    assert len(attempts) == attempts_made

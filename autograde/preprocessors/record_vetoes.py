@@ -12,6 +12,10 @@ from traitlets import Float, List, Unicode
 from autograde.veto.finding import CATALOGUE, Veto
 
 
+VETOES_FILE = "vetoes.json"
+"""Default name of the findings file written beside each autograded notebook."""
+
+
 def comment_text(vetoes: list[Veto]) -> str:
     """The auto-comment a grader reads in formgrader: one line per veto, with its evidence."""
     return "\n".join(f"⚠ 一票否决候选 [{v.id}] {CATALOGUE[v.id]['zh']} — 证据：{v.evidence}" for v in vetoes)
@@ -24,7 +28,7 @@ class RecordVetoes(NbGraderPreprocessor):
     answer_cells = List(Unicode(), default_value=["q1", "q2", "q3"],
                         help="grade_ids of free-text answers checked for veto claims").tag(config=True)
     code_timeout = Float(10.0, help="seconds the isolated run of the student's functions may take").tag(config=True)
-    output_name = Unicode("vetoes.json", help="file written beside the autograded notebook").tag(config=True)
+    output_name = Unicode(VETOES_FILE, help="file written beside the autograded notebook").tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Collect findings per cell, store them as auto-comments and as a JSON file."""

@@ -9,6 +9,10 @@ _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u
 _SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
 _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
+# Number words before Ψ or a Chinese counter ("two Ψ", "三倍", "两个"): digit → (English, Chinese pattern).
+_NUMBER_WORDS = {"1": ("one", "一"), "2": ("two", "[二两]"), "3": ("three", "三"), "4": ("four", "四"), "6": ("six", "六")}
+_COUNTERS = "(?:倍|个|份|次|段|阶段|档|级|部分|件|张)"
+
 # (pattern, replacement) in order; later rules see the output of earlier ones.
 _REWRITES: tuple[tuple[str, str], ...] = (
     # LaTeX commands to plain symbols.
@@ -48,16 +52,8 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"\btwo times\b", "2x"),
     (r"\bthree times\b", "3x"),
     (r"\bfour times\b", "4x"),
-    (r"\bone\s*(?=Ψ)", "1"),
-    (r"\btwo\s*(?=Ψ)", "2"),
-    (r"\bthree\s*(?=Ψ)", "3"),
-    (r"\bfour\s*(?=Ψ)", "4"),
-    (r"\bsix\s*(?=Ψ)", "6"),
-    (r"一(?=\s*(?:倍|个|份|次|段|阶段|档|级|部分|件|张)|\s*Ψ)", "1"),
-    (r"[二两](?=\s*(?:倍|个|份|次|段|阶段|档|级|部分|件|张)|\s*Ψ)", "2"),
-    (r"三(?=\s*(?:倍|个|份|次|段|阶段|档|级|部分|件|张)|\s*Ψ)", "3"),
-    (r"四(?=\s*(?:倍|个|份|次|段|阶段|档|级|部分|件|张)|\s*Ψ)", "4"),
-    (r"六(?=\s*(?:倍|个|份|次|段|阶段|档|级|部分|件|张)|\s*Ψ)", "6"),
+    *((rf"\b{english}\s*(?=Ψ)", digit) for digit, (english, _) in _NUMBER_WORDS.items()),
+    *((rf"{chinese}(?=\s*{_COUNTERS}|\s*Ψ)", digit) for digit, (_, chinese) in _NUMBER_WORDS.items()),
     # Ψ arithmetic: "3 × Ψ", "3 个 Ψ", "Ψ × 3", "(16Ψ)" to "3Ψ" / "16Ψ".
     (r"(?<![第\d.])(\d+(?:\.\d+)?)\s*(?:[×*·xX]|倍\s*(?:的)?)?\s*(?:个|份)?\s*Ψ", r"\1Ψ"),
     (r"Ψ\s*[×*·]\s*(\d+(?:\.\d+)?)", r"\1Ψ"),
