@@ -20,13 +20,13 @@ from nbgrader.preprocessors import (
 )
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
-from autograde.preprocessors.check_submission import CheckSubmission
-from autograde.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
-from autograde.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
-from autograde.preprocessors.record_vetoes import RecordVetoes
-from autograde.preprocessors.redact_test_errors import RedactTestErrors
-from autograde.preprocessors.resilient_execute import ResilientExecute
-from autograde.ungradable import record_unreadable_notebooks
+from autograde.grading.preprocessors.check_submission import CheckSubmission
+from autograde.grading.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
+from autograde.grading.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
+from autograde.grading.preprocessors.record_vetoes import RecordVetoes
+from autograde.grading.preprocessors.redact_test_errors import RedactTestErrors
+from autograde.grading.preprocessors.resilient_execute import ResilientExecute
+from autograde.results.ungradable import record_unreadable_notebooks
 
 c = get_config()
 

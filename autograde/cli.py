@@ -20,7 +20,7 @@ def _veto(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     """Write source/<assignment>/<notebook> from the lesson."""
-    from autograde.build import write_source_notebook
+    from autograde.building.source_notebook import write_source_notebook
 
     path = write_source_notebook(args.assignment)
     print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
@@ -37,7 +37,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _mock_submissions(args: argparse.Namespace) -> int:
     """Write student notebooks described by a YAML table from the release notebook."""
     from autograde.assignment_spec import REPO_ROOT, load_spec
-    from autograde.mock_submissions import load_table, write_submissions
+    from autograde.building.mock_submissions import load_table, write_submissions
 
     spec = load_spec(args.assignment)
     release = REPO_ROOT / "release" / spec.assignment / spec.notebook
@@ -48,7 +48,7 @@ def _mock_submissions(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     """Combine gradebook, vetoes and overrides into reports/<assignment>/grades.{csv,json,html}."""
-    from autograde.report import run_report
+    from autograde.results.report import run_report
 
     return run_report(args.assignment, Path.cwd(), args.json, args.overrides)
 

@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from autograde.assignment_spec import AssignmentSpec, load_spec
-from autograde.gradebook_scores import read_scores
-from autograde.report import vetoes_path
-from autograde.ungradable import load_ungradable, record_missing_notebooks
+from autograde.results.gradebook_scores import read_scores
+from autograde.results.report import vetoes_path
+from autograde.results.ungradable import load_ungradable, record_missing_notebooks
 
 EXAMPLES = Path("examples") / "submissions"
 

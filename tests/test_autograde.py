@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from autograde.gradebook_scores import read_scores
-from autograde.mock_submissions import load_table, write_submissions
-from autograde.ungradable import load_ungradable, record_missing_notebooks
+from autograde.results.gradebook_scores import read_scores
+from autograde.building.mock_submissions import load_table, write_submissions
+from autograde.results.ungradable import load_ungradable, record_missing_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 import pytest
 
 from autograde.assignment_spec import load_spec
-from autograde.final_grade import DecidedVeto, FinalGrade, Part, decide_vetoes
-from autograde.overrides import Override
+from autograde.results.final_grade import DecidedVeto, FinalGrade, Part, decide_vetoes
+from autograde.results.overrides import Override
 
 SPEC = load_spec("lesson05")
 ALL_TESTS = tuple(float(t.points) for t in SPEC.tests)

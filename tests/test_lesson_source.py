@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autograde.demo_cells import run_demo_cell
-from autograde.lesson_source import CodeCell, Div, Markdown, read_lesson, solution_namespace
+from autograde.building.demo_cells import run_demo_cell
+from autograde.building.lesson_source import CodeCell, Div, Markdown, read_lesson, solution_namespace
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "lesson05.qmd"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autograde.overrides import Override, OverridesError, load_overrides
+from autograde.results.overrides import Override, OverridesError, load_overrides
 
 DATA = Path(__file__).parent / "data" / "report" / "overrides"
 EXAMPLES = Path(__file__).parent.parent / "examples"

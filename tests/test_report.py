@@ -15,7 +15,7 @@ from nbgrader.api import Gradebook
 
 from autograde.assignment_spec import REPO_ROOT, load_spec
 from autograde.cli import main
-from autograde.mock_submissions import MockSubmission, load_table, write_submissions
+from autograde.building.mock_submissions import MockSubmission, load_table, write_submissions
 
 DATA = Path(__file__).parent / "data" / "report"
 SPEC = load_spec("lesson05")

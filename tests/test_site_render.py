@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from autograde.lesson_source import Div, read_lesson
+from autograde.building.lesson_source import Div, read_lesson
 
 ROOT = Path(__file__).resolve().parent.parent
 QUARTO = shutil.which("quarto")

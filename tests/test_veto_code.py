@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from autograde.lesson_source import read_lesson
-from autograde.mock_submissions import load_table, submission_source
-from autograde.veto.code import Misconception, find_code_vetoes, observe
+from autograde.building.lesson_source import read_lesson
+from autograde.building.mock_submissions import load_table, submission_source
+from autograde.veto.code import PROBE_CALLS, Misconception, find_code_vetoes, observe
+from autograde.veto.probe import call_submission
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE = read_lesson(ROOT / "lessons" / "lesson05.qmd").only_cell("exercise").source
@@ -21,12 +22,20 @@ def submission(name: str) -> str:
     return submission_source(EXERCISE, SUBMISSIONS[name])
 
 
+def answers(source: str, timeout_s: float = 10.0) -> dict:
+    """What the submission's functions return for every probe call, run in an isolated process."""
+    return dict(zip(PROBE_CALLS, call_submission(source, PROBE_CALLS, timeout_s)))
+
+
+def vetoes_of(name: str, timeout_s: float = 10.0) -> list:
+    """The code vetoes one fixture earns."""
+    source = submission(name)
+    return find_code_vetoes(source, answers(source, timeout_s))
+
+
 def found(name: str, timeout_s: float = 10.0) -> list[tuple[str, int, str]]:
     """(veto id, stage, misconception name) for each veto the fixture earns."""
-    return [
-        (veto.id, veto.detail["stage"], veto.detail["misconception"]["name"])
-        for veto in find_code_vetoes(submission(name), timeout_s=timeout_s)
-    ]
+    return [(veto.id, veto.detail["stage"], veto.detail["misconception"]["name"]) for veto in vetoes_of(name, timeout_s)]
 
 
 def test_correct_submission_earns_no_veto() -> None:
@@ -46,7 +55,7 @@ def test_stage1_sharding_gradients_is_wrong_shard_target() -> None:
 
 def test_stage2_sharding_parameters_is_caught_from_the_source() -> None:
     """Is stage 2 sharding the parameters instead of the gradients reported, though its numbers equal the right ones?"""
-    (veto,) = find_code_vetoes(submission("stage2_divides_params"))
+    (veto,) = vetoes_of("stage2_divides_params")
     assert (veto.id, veto.detail["misconception"]["name"]) == ("wrong-shard-target", "zero2-shards-parameters-not-gradients")
     assert veto.detail["expected"] == veto.detail["got"]
     assert veto.detail["behaviour"]["decided_by"] == "source"
@@ -106,7 +115,7 @@ def test_infinite_loop_returns_within_the_timeout() -> None:
 def test_answers_before_a_hang_are_kept() -> None:
     """Are the stages answered before the hanging stage 3 still observed?"""
     source = submission("infinite_loop")
-    behaviours = observe(source, ast.parse(source), timeout_s=1.0)
+    behaviours = observe(ast.parse(source), answers(source, timeout_s=1.0))
     assert behaviours[1].sharded == (frozenset({"opt_fp32"}),)
     assert behaviours[3].memory is None
 
@@ -114,7 +123,7 @@ def test_answers_before_a_hang_are_kept() -> None:
 def test_functions_stay_callable_after_a_top_level_exit() -> None:
     """Does a top-level sys.exit() leave the functions it defined observable?"""
     source = submission("sys_exit")
-    behaviours = observe(source, ast.parse(source), timeout_s=10.0)
+    behaviours = observe(ast.parse(source), answers(source, timeout_s=10.0))
     assert behaviours[2].sharded == (frozenset({"grads_bf16", "opt_fp32"}),)
     assert behaviours[3].comm_psi == 3
 
@@ -122,14 +131,14 @@ def test_functions_stay_callable_after_a_top_level_exit() -> None:
 def test_wrong_fp32_branch_is_observed_but_not_vetoed() -> None:
     """Is a swapped FP32 extra seen in the behaviour while the terms stay right?"""
     source = submission("fp32_branch_wrong")
-    behaviours = observe(source, ast.parse(source), timeout_s=10.0)
+    behaviours = observe(ast.parse(source), answers(source, timeout_s=10.0))
     assert (behaviours[1].fp32_extra, behaviours[2].fp32_extra) == ("4Ψ/dp", "4Ψ")
     assert behaviours[2].sharded == (frozenset({"grads_bf16", "opt_fp32"}),)
 
 
 def test_evidence_names_inputs_expected_got_and_misconception() -> None:
     """Does a veto carry inputs, expected, got and the misconception, plus a one-line evidence?"""
-    (veto,) = find_code_vetoes(submission("stage2_shards_everything"))
+    (veto,) = vetoes_of("stage2_shards_everything")
     assert veto.origin == "code"
     assert veto.detail["inputs"] == {"function": "zero_memory_per_gpu", "num_params": 1000, "dp": 4, "stage": 2, "k": 12}
     assert (veto.detail["expected"], veto.detail["got"]) == (5500, 4000)
@@ -140,7 +149,7 @@ def test_evidence_names_inputs_expected_got_and_misconception() -> None:
 def test_a_normal_submission_is_checked_in_well_under_a_second() -> None:
     """Does checking a normal submission take well under a second?"""
     started = time.monotonic()
-    find_code_vetoes(submission("correct"))
+    vetoes_of("correct")
     assert time.monotonic() - started < 1.0
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import yaml
 
 from autograde.veto.finding import CATALOGUE, Veto
-from autograde.veto.probe import Call, call_submission
+from autograde.grading.calls import Call
 from autograde.veto.stage_formulas import StageFormula, read_stage_formulas
 
 MISCONCEPTIONS_PATH = Path(__file__).with_name("code_misconceptions.yaml")
@@ -105,13 +105,16 @@ class StageBehaviour:
     """zero_communication_volume as a multiple of Ψ; None when it is not one."""
 
 
-def find_code_vetoes(source: str, timeout_s: float = 10.0) -> list[Veto]:
-    """The vetoes a submitted cell earns: declared misconceptions its functions behave like, at most one per veto and stage."""
+def find_code_vetoes(source: str, answers: Mapping[Call, float | None]) -> list[Veto]:
+    """The vetoes a submitted cell earns: declared misconceptions its functions behave like, at most one per veto and stage.
+
+    `answers` holds what the submission's functions returned for PROBE_CALLS (run in the sandbox, not here).
+    """
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    behaviours = observe(source, tree, timeout_s)
+    behaviours = observe(tree, answers)
     vetoes: list[Veto] = []
     explained: set[tuple[str, int]] = set()
     for misconception in RULES.misconceptions:
@@ -125,11 +128,9 @@ def find_code_vetoes(source: str, timeout_s: float = 10.0) -> list[Veto]:
     return vetoes
 
 
-def observe(source: str, tree: ast.Module, timeout_s: float) -> dict[int, StageBehaviour]:
-    """Call both functions on every probe in one subprocess, and read the stage formulas from the source."""
-    calls = [_comm_call(stage, psi) for stage in STAGES for psi in COMM_PROBES]
-    calls += [_memory_call(stage, fp32, probe) for stage in STAGES for fp32 in (False, True) for probe in MEMORY_PROBES]
-    got = dict(zip(calls, call_submission(source, calls, timeout_s)))
+def observe(tree: ast.Module, answers: Mapping[Call, float | None]) -> dict[int, StageBehaviour]:
+    """Read each stage's behaviour from the probe answers and its formula from the source."""
+    got = {call: answers.get(call) for call in PROBE_CALLS}
     formulas = read_stage_formulas(
         tree, function=MEMORY_FUNCTION, selector="stage", target="per_gpu", divisor="dp", cases=SELECTABLE_STAGES
     )
@@ -290,6 +291,12 @@ def _match_comm_above_stage(misconception: Misconception, stage: int, behaviours
     contrast = f"more than stage {other}'s {_show(other_psi * COMM_PROBES[0])} ({other_psi:g}Ψ)"
     return _comm_veto(misconception, stage, psi, contrast, compared_with={"stage": other, "comm": f"{other_psi:g}Ψ"})
 
+
+PROBE_CALLS: tuple[Call, ...] = (
+    *(_comm_call(stage, psi) for stage in STAGES for psi in COMM_PROBES),
+    *(_memory_call(stage, fp32, probe) for stage in STAGES for fp32 in (False, True) for probe in MEMORY_PROBES),
+)
+"""Every call the code checks need answered: both functions at every probe, FP32 accumulation off and on."""
 
 SIGNATURES: dict[str, Callable[[Misconception, int, Mapping[int, StageBehaviour]], Veto | None]] = {
     "sharded": _match_sharded,

@@ -13,29 +13,23 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the child side imports nothing outside the standard library
+    from autograde.grading.calls import Call
+
 SUBMISSION_NAME = "submission"
 """The `__name__` the submission runs under, so its `if __name__ == "__main__":` block stays idle."""
-
-
-@dataclass(frozen=True)
-class Call:
-    """One call to make: a function defined by the submission and its positional arguments."""
-
-    function: str
-    """The function's name in the submission."""
-    args: tuple[Any, ...]
-    """JSON-safe positional arguments, so a renamed parameter still gets its value."""
 
 
 def call_submission(source: str, calls: Sequence[Call], timeout_s: float) -> list[float | None]:
     """Run `source` once in a fresh interpreter and make `calls` in order; None where a call raised, gave no number, or never ran."""
     with tempfile.TemporaryDirectory(prefix="veto-probe-", ignore_cleanup_errors=True) as workdir:
         request = Path(workdir, "request.json")
-        request.write_text(json.dumps({"source": source, "calls": [vars(call) for call in calls]}), encoding="utf-8")
+        request.write_text(json.dumps({"source": source, "calls": [call.to_json() for call in calls]}), encoding="utf-8")
         child = subprocess.Popen(
             [sys.executable, "-I", str(Path(__file__).resolve()), str(request)],
             cwd=workdir,
@@ -69,10 +63,11 @@ def _read_values(stdout: bytes) -> list[float | None]:
     return values
 
 
-def _number(namespace: dict[str, Any], call: dict[str, Any]) -> float | None:
+def _number(namespace: dict[str, Any], call: list[Any]) -> float | None:
     """Make one call inside the child; a real number comes back as float, anything else as None."""
     try:
-        value = namespace[call["function"]](*call["args"])
+        function, args, kwargs = call
+        value = namespace[function](*args, **kwargs)
         return float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else None
     except BaseException:  # the submission may raise anything, SystemExit included
         return None

@@ -16,11 +16,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from autograde.assignment_spec import AssignmentSpec, SpecError, load_spec
-from autograde.final_grade import STATUSES, FinalGrade, Part, decide_vetoes
-from autograde.gradebook_scores import read_scores
-from autograde.overrides import FILENAME, Override, OverridesError, load_overrides
-from autograde.preprocessors.record_vetoes import VETOES_FILE
-from autograde.ungradable import load_ungradable
+from autograde.results.final_grade import STATUSES, FinalGrade, Part, decide_vetoes
+from autograde.results.gradebook_scores import read_scores
+from autograde.results.overrides import FILENAME, Override, OverridesError, load_overrides
+from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
+from autograde.results.ungradable import load_ungradable
 from autograde.veto.finding import CATALOGUE, VETO_IDS
 
 TEMPLATES = Path(__file__).with_name("templates")

@@ -12,8 +12,8 @@ import nbformat
 import pytest
 
 from autograde.assignment_spec import load_spec
-from autograde.build import build_notebook, source_notebook_path
-from autograde.lesson_source import Div, read_lesson
+from autograde.building.source_notebook import build_notebook, source_notebook_path
+from autograde.building.lesson_source import Div, read_lesson
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec("lesson05")
@@ -109,7 +109,7 @@ def test_missing_assignment_is_a_one_line_error():
 
 def test_committed_examples_match_the_release(tmp_path):
     """Are examples/submissions what examples/submissions.yaml gives from today's release (else regenerate)?"""
-    from autograde.mock_submissions import load_table, write_submissions
+    from autograde.building.mock_submissions import load_table, write_submissions
 
     table = load_table(ROOT / "examples" / "submissions.yaml")
     write_submissions(ROOT / "release" / "lesson05" / "lesson05.ipynb", table, tmp_path, "lesson05")

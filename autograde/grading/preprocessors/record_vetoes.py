@@ -32,7 +32,8 @@ class RecordVetoes(NbGraderPreprocessor):
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Collect findings per cell, store them as auto-comments and as a JSON file."""
-        from autograde.veto.code import find_code_vetoes  # imported here: generate_assignment need not load the checkers
+        from autograde.veto.code import PROBE_CALLS, find_code_vetoes  # imported here: generate_assignment need not load the checkers
+        from autograde.veto.probe import call_submission
         from autograde.veto.text import find_vetoes
 
         info = resources["nbgrader"]
@@ -40,7 +41,8 @@ class RecordVetoes(NbGraderPreprocessor):
         for cell in nb.cells:
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
             if grade_id == self.code_cell:
-                findings[grade_id] = find_code_vetoes(cell.source, timeout_s=self.code_timeout)
+                answers = dict(zip(PROBE_CALLS, call_submission(cell.source, PROBE_CALLS, self.code_timeout)))
+                findings[grade_id] = find_code_vetoes(cell.source, answers)
             elif grade_id in self.answer_cells:
                 findings[grade_id] = find_vetoes(cell.source, question=grade_id)
         with Gradebook(info["db_url"]) as gradebook:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograde.lesson_source import CodeCell, Div, Lesson, Markdown
+from autograde.building.lesson_source import CodeCell, Div, Lesson, Markdown
 
 CROSSREF = re.compile(r"@(?P<label>(?P<kind>fig|tbl)-[\w-]+)")
 IMAGE = re.compile(r"!\[(?P<caption>[^\]]*)\]\((?P<path>[^)\s]+)\)(?:\{(?P<attrs>[^}]*)\})?")

@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from autograde.overrides import Override
+from autograde.results.overrides import Override
 
 Decision = Literal["undecided", "upheld", "dismissed"]
 Status = Literal["pass", "fail", "veto", "needs-manual-grading", "ungradable"]

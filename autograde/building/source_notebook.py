@@ -11,9 +11,9 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
-from autograde.demo_cells import run_demo_cell
-from autograde.lesson_source import Block, CodeCell, Div, Lesson, LessonSourceError, Markdown, read_lesson, solution_namespace
-from autograde.notebook_prose import CrossrefNumbering, attach_images, callout_markdown, caption_line, mermaid_markdown
+from autograde.building.demo_cells import run_demo_cell
+from autograde.building.lesson_source import Block, CodeCell, Div, Lesson, LessonSourceError, Markdown, read_lesson, solution_namespace
+from autograde.building.notebook_prose import CrossrefNumbering, attach_images, callout_markdown, caption_line, mermaid_markdown
 
 HEADING = re.compile(r"^#{2,3} ", re.MULTILINE)
 NBGRADER_SCHEMA = 3

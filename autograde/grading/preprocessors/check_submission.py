@@ -6,7 +6,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List, Unicode
 
-from autograde.ungradable import set_ungradable
+from autograde.results.ungradable import set_ungradable
 
 MISSING_CELL = "{notebook}: cell '{grade_id}' is missing; ask the student to re-fetch the release notebook and copy their work into it"
 

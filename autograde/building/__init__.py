@@ -1,0 +1,1 @@
+"""Building: the lesson .qmd → the nbgrader source notebook (and mock submissions for examples and tests)."""

@@ -1,0 +1,1 @@
+"""Results: gradebook scores, vetoes and overrides combined into each student's final grade and report."""
