@@ -1,6 +1,8 @@
 """The nbgrader configuration for this course (loaded by nbgrader_config.py; nbgrader ignores --config FILE)."""
 # ruff: noqa: F821  (`get_config` is provided by traitlets when nbgrader loads this file)
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import (
+    AssignLatePenalties,
     CheckCellMetadata,
     ClearHiddenTests,
     ClearMarkScheme,
@@ -16,17 +18,16 @@ from nbgrader.preprocessors import (
     OverwriteKernelspec,
     SaveAutoGrades,
     SaveCells,
-    AssignLatePenalties,
 )
-from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
+from autograde.grading.install import use_parallel_autograde
 from autograde.grading.preprocessors.check_submission import CheckSubmission
 from autograde.grading.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
+from autograde.grading.preprocessors.find_vetoes import FindVetoes
+from autograde.grading.preprocessors.judge_hidden_tests import JudgeHiddenTests
 from autograde.grading.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
-from autograde.grading.preprocessors.redact_test_errors import RedactTestErrors
-from autograde.grading.preprocessors.resilient_execute import ResilientExecute
-from autograde.results.ungradable import record_unreadable_notebooks
+from autograde.grading.preprocessors.sandboxed_execute import SandboxedExecute
 
 c = get_config()
 
@@ -52,9 +53,11 @@ c.GenerateAssignment.preprocessors = [
 ]
 c.ClearMarkScheme.enforce_metadata = False
 
-# Autograde. A notebook that is not JSON, or lacks the code cell, is recorded as ungradable with its reason
-# (reports/lesson05/ungradable.json), never scored 0. A deleted test or answer cell is put back from the source.
-c.BaseConverter.pre_convert_hook = record_unreadable_notebooks
+# Autograde runs in parallel worker processes, each with its own sandbox (autograde/grading/parallel_autograde.py).
+# Workers: sanitize (a notebook that lacks the code cell is recorded as ungradable, never scored 0; a deleted
+# test or answer cell is put back from the source), then run the cells in the sandbox, judge the hidden tests
+# outside it, and check for vetoes. Only this process writes the gradebook, autograded/ and vetoes.json.
+use_parallel_autograde()
 c.Autograde.sanitize_preprocessors = [
     CheckSubmission,
     ClearOutput,
@@ -64,20 +67,28 @@ c.Autograde.sanitize_preprocessors = [
     CheckCellMetadata,
 ]
 c.OverwriteCells.add_missing_cells = True
-# Each cell gets 10 s; a timeout interrupts it and records an error; a dead kernel is restarted. Then the
-# veto checks run and write their findings as auto-comments and autograded/<student>/lesson05/vetoes.json.
 c.Autograde.autograde_preprocessors = [
-    ResilientExecute,
+    SandboxedExecute,
+    JudgeHiddenTests,
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
-    SaveAutoGrades,
-    AssignLatePenalties,
     CheckCellMetadata,
-    RecordVetoes,
+    FindVetoes,
 ]
-c.Execute.timeout = 10
-c.Execute.interrupt_on_timeout = True
+c.ParallelAutograde.record_preprocessors = [SaveAutoGrades, AssignLatePenalties, RecordVetoes]
 
-# Feedback never shows hidden test code: test regions are cleared and their tracebacks cut to one line.
-c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests, RedactTestErrors]
+# The sandbox (README: "What the sandbox guarantees"). Every limit applies to each submission on its own.
+c.Sandbox.memory_bytes = 2 * 1024**3      # address space of each process the submission starts
+c.Sandbox.max_processes = 64              # processes at once; more kills that submission's run
+c.Sandbox.cpu_seconds = 60                # CPU seconds per process
+c.Sandbox.file_bytes = 64 * 1024**2       # largest file it may write
+c.Sandbox.scratch_bytes = 256 * 1024**2   # its private /tmp + HOME + submission folder + /dev/shm together
+c.Sandbox.output_bytes = 64 * 1024        # output kept per cell
+c.Sandbox.cell_timeout = 10               # seconds per cell and per hidden test
+c.Sandbox.submission_timeout = 120        # seconds for all of one submission
+c.Sandbox.workers = 0                     # submissions at once; 0 = one per CPU core
+c.Sandbox.allow_unsandboxed = False       # True only on a throwaway machine without bubblewrap
+
+# Feedback never shows hidden test code: test regions are cleared; test cells only ever hold a one-line verdict.
+c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]

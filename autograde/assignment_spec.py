@@ -16,11 +16,10 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class TestCellSpec:
-    """One hidden-test cell: grade id, points, and the file holding its check."""
+    """One hidden-test cell: grade id, points and title (its checks are in the assignment's hidden_tests.py)."""
 
     grade_id: str
     points: int
-    file: str
     title: str
 
 
@@ -45,7 +44,7 @@ class AssignmentSpec:
     exercise_role: str
     solution_role: str
     tests: tuple[TestCellSpec, ...]
-    test_prelude: str
+    hidden_tests: str
     self_check_id: str
     self_check_file: str
     answers: tuple[AnswerCellSpec, ...]
@@ -84,7 +83,7 @@ def load_spec(assignment: str, root: Path = REPO_ROOT) -> AssignmentSpec:
             exercise_role=raw["code_answer"]["exercise_role"],
             solution_role=raw["code_answer"]["solution_role"],
             tests=tuple(TestCellSpec(**test) for test in raw["tests"]),
-            test_prelude=raw["test_prelude"],
+            hidden_tests=raw["hidden_tests"],
             self_check_id=raw["self_check"]["grade_id"],
             self_check_file=raw["self_check"]["file"],
             answers=tuple(AnswerCellSpec(**answer) for answer in raw["answers"]),

@@ -18,7 +18,14 @@ from autograde.building.notebook_prose import CrossrefNumbering, attach_images, 
 HEADING = re.compile(r"^#{2,3} ", re.MULTILINE)
 NBGRADER_SCHEMA = 3
 ANSWER_PLACEHOLDER = "（学生在此作答，中文或英文均可；评分要点见下一个单元格，学生版中为空。）"
-HIDDEN_TEST_HEADER = "# 隐藏测试 {grade_id}（{points} 分）：{title}。批改时由 nbgrader 运行。\n"
+HIDDEN_TEST_CELL = (
+    "# 隐藏测试 {grade_id}（{points} 分）：{title}。批改时评分程序在沙箱中调用你的函数，在沙箱外比较结果。\n"
+    "### BEGIN HIDDEN TESTS\n"
+    "from autograde.grading.hidden_tests import check_here\n"
+    "check_here({assignment!r}, {grade_id!r}, globals())\n"
+    "### END HIDDEN TESTS"
+)
+"""A hidden test cell: one call; the checks live in autograde/assignments/<assignment>/hidden_tests.py."""
 RUBRIC_HEADER = "**评分要点（{grade_id}，{points} 分）**：批改时显示，学生版中为空。\n\n"
 
 
@@ -106,11 +113,9 @@ class NotebookBuilder:
         cell = make_cell("code", solution.source, self.spec.code_answer_id, ["exercise", "solution"], solution=True)
         cell.metadata["course"] = {"exercise_source": exercise.source.strip("\n")}
         self.cells.append(cell)
-        prelude = self.spec.read(self.spec.test_prelude).strip("\n")
         for test in self.spec.tests:
-            body = self.spec.read(test.file).strip("\n")
-            source = (HIDDEN_TEST_HEADER.format(grade_id=test.grade_id, points=test.points, title=test.title)
-                      + "### BEGIN HIDDEN TESTS\n" + prelude + "\n\n\n" + body + "\n### END HIDDEN TESTS")
+            source = HIDDEN_TEST_CELL.format(grade_id=test.grade_id, points=test.points, title=test.title,
+                                             assignment=self.spec.assignment)
             self.cells.append(make_cell("code", source, test.grade_id, ["test"],
                                         grade=True, locked=True, points=test.points))
         self.cells.append(make_cell("code", self.spec.read(self.spec.self_check_file), self.spec.self_check_id,

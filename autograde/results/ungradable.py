@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 import nbformat
-
-log = logging.getLogger("autograde")
 
 
 def registry_path(assignment: str, root: Path | None = None) -> Path:
@@ -32,7 +29,6 @@ def set_ungradable(assignment: str, student: str, reason: str | None, root: Path
         del record[student]
     else:
         record[student] = reason
-        log.error("UNGRADABLE %s/%s: %s", student, assignment, reason)
     path = registry_path(assignment, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -47,22 +43,6 @@ def unreadable_reason(notebook: Path) -> str | None:
     except (nbformat.ValidationError, UnicodeDecodeError, KeyError) as error:
         return f"{notebook.name} is not a valid notebook ({type(error).__name__}); ask the student to resubmit"
     return None
-
-
-def record_unreadable_notebooks(assignment: str, student: str, notebooks: list[str]) -> None:
-    """nbgrader pre-convert hook: record notebooks nbgrader is about to fail on; clear a stale record.
-
-    nbgrader passes the student *pattern* ('*'), so the student id is read from each path
-    (submitted/<student>/<assignment>/<notebook>).
-    """
-    by_student: dict[str, list[str]] = {}
-    for path in map(Path, notebooks):
-        reason = unreadable_reason(path)
-        by_student.setdefault(path.parent.parent.name, [])
-        if reason:
-            by_student[path.parent.parent.name].append(reason)
-    for student_id, reasons in by_student.items():
-        set_ungradable(assignment, student_id, "; ".join(reasons) or None)
 
 
 def record_missing_notebooks(assignment: str, notebook: str, root: Path | None = None) -> list[str]:

@@ -1,12 +1,10 @@
-"""Refuse to grade a submission that lacks a required cell, recording it as ungradable (not a silent 0)."""
+"""Refuse to grade a submission that lacks a required cell: it is recorded as ungradable, never scored a silent 0."""
 from __future__ import annotations
 
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List, Unicode
-
-from autograde.results.ungradable import set_ungradable
 
 MISSING_CELL = "{notebook}: cell '{grade_id}' is missing; ask the student to re-fetch the release notebook and copy their work into it"
 
@@ -22,12 +20,10 @@ class CheckSubmission(NbGraderPreprocessor):
                           help="grade_ids that must be present; a submission without one is ungradable").tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
-        """Raise UngradableSubmission (after recording it) if a required cell is missing."""
+        """Raise UngradableSubmission, with the reason to record, if a required cell is missing."""
         present = {cell.metadata.get("nbgrader", {}).get("grade_id") for cell in nb.cells}
         info = resources["nbgrader"]
         for grade_id in self.required_cells:
             if grade_id not in present:
-                reason = MISSING_CELL.format(notebook=info["notebook"] + ".ipynb", grade_id=grade_id)
-                set_ungradable(info["assignment"], info["student"], reason)
-                raise UngradableSubmission(reason)
+                raise UngradableSubmission(MISSING_CELL.format(notebook=info["notebook"] + ".ipynb", grade_id=grade_id))
         return nb, resources

@@ -1,9 +1,14 @@
 """OverwriteCells that restores deleted cells robustly: after any kind of cell, and past unknown cells."""
 from __future__ import annotations
 
+from typing import Any
+
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import OverwriteCells
+
+CLEARED_IN_RELEASE = ("### BEGIN HIDDEN TESTS", "### BEGIN MARK SCHEME")
+"""Markers of cell regions the release removes, so those cells' release checksums always differ from the source's."""
 
 
 class OverwriteCellsInOrder(OverwriteCells):
@@ -30,6 +35,24 @@ class OverwriteCellsInOrder(OverwriteCells):
             anchors = [present.index(name) for name in reversed(earlier) if name in present]
             nb.cells.insert(anchors[0] + 1 if anchors else 0, restored)
         return nb, resources
+
+    def missing_cell_transform(self, source_cell: Any, max_score: float, is_solution: bool = False,
+                               is_task: bool = False) -> NotebookNode:
+        """nbgrader's restored cell, with the cell id nbformat 4.5 requires (derived from its grade id)."""
+        cell = super().missing_cell_transform(source_cell, max_score, is_solution=is_solution, is_task=is_task)
+        cell.setdefault("id", source_cell.name.replace("_", "-"))
+        return cell
+
+    def report_change(self, name: str, attr: str, old: Any, new: Any) -> None:
+        """nbgrader's warning, except the checksum of a cell whose hidden tests or mark scheme the release removed."""
+        if attr == "checksum" and name in self._cleared_cells():
+            return
+        super().report_change(name, attr, old, new)
+
+    def _cleared_cells(self) -> set[str]:
+        """Grade ids of source cells with a region the release removes."""
+        source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
+        return {cell.name for cell in source_nb.source_cells if any(mark in cell.source for mark in CLEARED_IN_RELEASE)}
 
     def add_missing_task_cells(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """nbgrader's version, minus its KeyError on cells whose unknown grade_id it has just removed.

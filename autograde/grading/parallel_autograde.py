@@ -1,0 +1,237 @@
+"""`nbgrader autograde`, parallel and sandboxed: workers prepare, run and check submissions; only this process records.
+
+Each worker (a process forked from this one, one per core by default) sanitizes a submission with
+nbgrader's own sanitize preprocessors, runs `Autograde.autograde_preprocessors` (the sandboxed
+execution, the hidden-test verdicts, the veto checks) and sends the graded notebook back. This
+process alone writes: the gradebook (`record_preprocessors`), autograded/ and the ungradable record.
+A submission's autograded notebook is written last and atomically, so a batch killed at any moment
+leaves only whole results; the next run regrades what it had not finished.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbgrader import utils
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.converters import Autograde, NbGraderException
+from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from traitlets import List
+
+from autograde.grading.pool import GradingPool, Lost
+from autograde.grading.preprocessors.check_submission import UngradableSubmission
+from autograde.grading.preprocessors.record_vetoes import RecordVetoes
+from autograde.grading.sandbox.bwrap import SandboxUnavailable
+from autograde.grading.sandbox.settings import Sandbox
+from autograde.grading.sandbox.worker import shared_worker
+from autograde.results.ungradable import load_ungradable, record_missing_notebooks, set_ungradable, unreadable_reason
+
+NOT_REGISTERED = ("{assignment} is not in the gradebook ({db_url}) yet: run `make build` "
+                  "(or `nbgrader generate_assignment {assignment}`) first, then autograde again")
+NBGRADER_SESSION_WARNING = ".*not in session, add operation along.*"
+"""SQLAlchemy's warning from nbgrader 0.9's own add_submission for a new student: harmless, one per student."""
+KEPT_RESOURCES = ("unique_key", "output_extension", "output_files_dir", "metadata", "nbgrader")
+
+
+@dataclass
+class GradedNotebook:
+    """One notebook as a worker left it: graded, not yet recorded."""
+
+    path: str
+    notebook: str
+    resources: dict[str, Any]
+
+
+@dataclass
+class GradedSubmission:
+    """Everything a worker sends back for one student's submission."""
+
+    assignment_id: str
+    student_id: str
+    notebooks: list[GradedNotebook] = field(default_factory=list)
+    ungradable: str | None = None
+    failure: str | None = None
+    seconds: float = 0.0
+
+
+class ParallelAutograde(Autograde):
+    """nbgrader's Autograde converter with a parallel, sandboxed, resumable batch in place of its serial loop."""
+
+    record_preprocessors = List([SaveAutoGrades, AssignLatePenalties, RecordVetoes], help=(
+        "Preprocessors run by the grading process itself on each graded notebook: the only ones that write "
+        "the gradebook or files. `sanitize_preprocessors` and `autograde_preprocessors` run in the workers."
+    )).tag(config=True)
+
+    def convert_notebooks(self) -> None:
+        """Grade every submission that needs it, several at once, recording each as it finishes."""
+        assignment = self.coursedir.assignment_id
+        known = self._registered_notebooks(assignment)
+        settings = Sandbox(parent=self)
+        try:
+            shared_worker(settings, self.log).close()  # refuse now, in one line, if there is no sandbox
+        except SandboxUnavailable as refused:
+            self.log.error(str(refused))
+            raise NbGraderException(str(refused)) from None
+        root = Path(self.coursedir.root)
+        missing = record_missing_notebooks(assignment, f"{known[0]}.ipynb", root)
+        for student in missing:
+            self.log.error("UNGRADABLE %s/%s: %s", student, assignment, load_ungradable(assignment, root)[student])
+        tasks = self._pending(known)
+        if not tasks:
+            self.log.warning("Nothing to autograde: every submission of %s is already graded (use --force to regrade)", assignment)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=NBGRADER_SESSION_WARNING)
+            not_graded = missing + self._grade_all(tasks, settings.worker_count()) if tasks else missing
+        if not_graded:  # nbgrader's convention: exit status 1 when some submission was not graded
+            raise NbGraderException(f"{len(not_graded)} submission(s) not graded: {', '.join(sorted(not_graded))}")
+
+    def _registered_notebooks(self, assignment: str) -> list[str]:
+        """Notebook names of the assignment in the gradebook; one line telling what to run when it is not there."""
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gradebook:
+            try:
+                names = [notebook.name for notebook in gradebook.find_assignment(assignment).notebooks]
+            except MissingEntry:
+                names = []
+        if not names:
+            message = NOT_REGISTERED.format(assignment=assignment, db_url=self.coursedir.db_url)
+            self.log.error(message)
+            raise NbGraderException(message)
+        return names
+
+    def _pending(self, known: list[str]) -> list[tuple[str, str, list[str]]]:
+        """(assignment, student, notebook paths) for each submission nbgrader's own rules say to (re)grade."""
+        tasks = []
+        for folder in sorted(self.assignments):
+            student = Path(folder).parent.name
+            assignment = Path(folder).name
+            self.notebooks = sorted(p for p in self.assignments[folder] if Path(p).stem in known)
+            if self.notebooks and self.init_destination(assignment, student):
+                tasks.append((assignment, student, list(self.notebooks)))
+        return tasks
+
+    def init_destination(self, assignment_id: str, student_id: str) -> bool:
+        """nbgrader's rule, but an autograded folder without its notebooks (a run stopped midway) is regraded."""
+        dest = Path(self._format_dest(assignment_id, student_id))
+        if dest.exists() and not all((dest / Path(path).name).exists() for path in self.notebooks):
+            shutil.rmtree(dest)
+        return super().init_destination(assignment_id, student_id)
+
+    def _grade_all(self, tasks: list[tuple[str, str, list[str]]], workers: int) -> list[str]:
+        """Run the pool under a progress bar; returns the students that were not graded (ungradable or failed)."""
+        console = Console(stderr=True, soft_wrap=True)
+        failed: list[str] = []
+        chatter = self.log.level
+        if chatter <= logging.INFO:
+            self.log.setLevel(logging.WARNING)  # one result line per student replaces nbgrader's per-file INFO lines
+        pool: GradingPool[tuple[str, str, list[str]]] = GradingPool(self.grade_submission, workers)
+        columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                   TimeRemainingColumn())
+        try:
+            with Progress(*columns, console=console) as progress:
+                bar = progress.add_task("autograde", total=len(tasks))
+                for (assignment, student, _), graded in pool.results(tasks):
+                    if isinstance(graded, Lost):
+                        graded = GradedSubmission(assignment, student, failure=graded.reason)
+                    line = self._record_safely(graded)
+                    if graded.failure or graded.ungradable:
+                        failed.append(student)
+                    progress.console.print(line, markup=False, highlight=False)
+                    progress.advance(bar)
+        finally:
+            pool.close()
+            self.log.setLevel(chatter)
+        return failed
+
+    def grade_submission(self, task: tuple[str, str, list[str]]) -> GradedSubmission:
+        """In a worker: sanitize, run and check each notebook of one submission; never raises."""
+        assignment, student, paths = task
+        started = time.monotonic()
+        graded = GradedSubmission(assignment, student)
+        try:
+            graded.notebooks = [self._grade_notebook(path) for path in paths]
+        except UngradableSubmission as reason:
+            graded.ungradable = str(reason)
+        except Exception as error:  # a broken submission must not stop the batch; the reason is kept
+            graded.failure = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:300]
+        graded.seconds = time.monotonic() - started
+        return graded
+
+    def _grade_notebook(self, path: str) -> GradedNotebook:
+        """One notebook through the sanitize and autograde preprocessors."""
+        reason = unreadable_reason(Path(path))
+        if reason:
+            raise UngradableSubmission(reason)
+        resources = self.init_single_notebook_resources(path)
+        sanitized, resources = self._exporter("sanitize").from_filename(path, resources=resources)
+        graded, resources = self._exporter("autograde").from_notebook_node(
+            nbformat.reads(sanitized, as_version=4), resources=resources)
+        kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
+        kept["autograde"] = {"vetoes": resources.get("autograde", {}).get("vetoes", {})}
+        return GradedNotebook(path, graded, kept)
+
+    def _exporter(self, kind: str) -> Any:
+        """This worker's exporter for the sanitize or the autograde pass, built once."""
+        cache = self.__dict__.setdefault("_exporters", {})
+        if kind not in cache:
+            exporter = self.exporter_class(parent=self, config=self.config)
+            for preprocessor in self.sanitize_preprocessors if kind == "sanitize" else self.autograde_preprocessors:
+                exporter.register_preprocessor(preprocessor)
+            cache[kind] = exporter
+        return cache[kind]
+
+    def _record_safely(self, graded: GradedSubmission) -> str:
+        """Record one submission; a failure costs only that submission. Returns its result line."""
+        name = f"{graded.student_id}/{graded.assignment_id}"
+        if graded.ungradable:
+            set_ungradable(graded.assignment_id, graded.student_id, graded.ungradable, Path(self.coursedir.root))
+            return f"  UNGRADABLE {name}: {graded.ungradable}"
+        if graded.failure is None:
+            try:
+                return self._record(graded)
+            except Exception as error:  # the gradebook or the disk refused: say so, go on with the others
+                graded.failure = f"{type(error).__name__}: {error}"[:300]
+        self.log.error("NOT GRADED %s: %s", name, graded.failure)
+        return f"  NOT GRADED {name}: {graded.failure}"
+
+    def _record(self, graded: GradedSubmission) -> str:
+        """Write the gradebook, then vetoes.json, then the autograded notebook (last: it marks the student done)."""
+        assignment, student = graded.assignment_id, graded.student_id
+        self.notebooks = [notebook.path for notebook in graded.notebooks]
+        self.run_pre_convert_hook()
+        self.init_assignment(assignment, student)
+        recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]
+        points, vetoes = [], []
+        for result in graded.notebooks:
+            notebook = nbformat.reads(result.notebook, as_version=4)
+            resources = dict(result.resources, outputs={})
+            for recorder in recorders:
+                notebook, resources = recorder(notebook, resources)
+            self._write(notebook, resources)
+            points += [utils.determine_grade(cell)[0] or 0.0 for cell in notebook.cells
+                       if utils.is_grade(cell) and cell.cell_type == "code"]
+            vetoes += [f"{veto.id} ({cell})" for cell, found in resources["autograde"]["vetoes"].items() for veto in found]
+        set_ungradable(assignment, student, None, Path(self.coursedir.root))
+        self.set_permissions(assignment, student)
+        self.run_post_convert_hook()
+        shown = ", ".join(sorted(set(vetoes))) or "—"
+        return f"  {student:<16} code {sum(points):g}/{len(points)}  veto candidates: {shown}  ({graded.seconds:.2f} s)"
+
+    def _write(self, notebook: Any, resources: dict[str, Any]) -> None:
+        """Each extra output file, then the notebook, each written whole (temporary name, then rename)."""
+        dest = Path(self._format_dest(resources["nbgrader"]["assignment"], resources["nbgrader"]["student"]))
+        dest.mkdir(parents=True, exist_ok=True)
+        files = [(dest / name, data) for name, data in resources.get("outputs", {}).items()]
+        files.append((dest / (resources["unique_key"] + ".ipynb"), nbformat.writes(notebook).encode("utf-8")))
+        for path, data in files:
+            partial = path.with_name(f".{path.name}.partial")
+            partial.write_bytes(data)
+            os.replace(partial, path)

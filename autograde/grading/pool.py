@@ -1,0 +1,88 @@
+"""Trusted worker processes that grade submissions in parallel and hand each result back to the parent."""
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, Generic, TypeVar
+
+Task = TypeVar("Task")
+
+_context = multiprocessing.get_context("fork")
+_job: Callable[[Any], Any] | None = None
+"""The function workers apply; set in the parent before forking, so it need not be picklable."""
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A task whose worker process died under it."""
+
+    reason: str
+
+
+def _serve(connection: Connection) -> None:
+    """Worker loop: run each task sent, send back its result; stop at None."""
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: a killed batch leaves nothing running
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    assert _job is not None
+    while (task := connection.recv()) is not None:
+        connection.send(_job(task))
+
+
+class GradingPool(Generic[Task]):
+    """Worker processes forked from this one, each given one task at a time over its own pipe."""
+
+    def __init__(self, job: Callable[[Task], Any], workers: int) -> None:
+        global _job
+        _job = job
+        self.size = max(1, workers)
+        self.workers: dict[Connection, Any] = {}
+
+    def _spawn(self) -> Connection:
+        """Start one worker; returns the parent's end of its pipe."""
+        ours, theirs = _context.Pipe()
+        process = _context.Process(target=_serve, args=(theirs,), daemon=True)
+        process.start()
+        theirs.close()
+        self.workers[ours] = process
+        return ours
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[Task, Any]]:
+        """Each task with its result as soon as it is done; a task whose worker died comes back as Lost."""
+        pending = deque(range(len(tasks)))
+        busy: dict[Connection, int] = {}
+        while len(self.workers) < min(self.size, len(tasks)):
+            self._spawn()
+        for connection in list(self.workers):
+            if pending:
+                connection.send(tasks[pending[0]])
+                busy[connection] = pending.popleft()
+        while busy:
+            for connection in wait(list(busy)):
+                number = busy.pop(connection)
+                try:
+                    result = connection.recv()
+                except (EOFError, OSError):
+                    process = self.workers.pop(connection)
+                    process.join()
+                    result = Lost(f"the grading process died (exit code {process.exitcode})")
+                    connection.close()
+                    connection = self._spawn()
+                yield tasks[number], result
+                if pending:
+                    connection.send(tasks[pending[0]])
+                    busy[connection] = pending.popleft()
+
+    def close(self) -> None:
+        """Stop every worker now; each takes its sandbox with it."""
+        for process in self.workers.values():
+            if process.is_alive():
+                process.kill()
+        for connection, process in self.workers.items():
+            process.join()
+            connection.close()
+        self.workers.clear()

@@ -1,0 +1,89 @@
+"""nbgrader's Execute step, run in the sandbox: cells run there, hidden tests only have their calls answered there."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import nbformat
+from nbconvert.exporters.exporter import ResourcesDict
+from nbformat.notebooknode import NotebookNode
+from nbgrader import utils
+from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor
+
+from autograde.grading.execution import run_steps
+from autograde.grading.hidden_tests import HiddenTest, load_hidden_tests
+from autograde.grading.sandbox.job import CellStep, ProbeStep, Step
+from autograde.grading.sandbox.settings import Sandbox
+from autograde.grading.sandbox.worker import shared_worker
+
+TRUNCATED = "[output cut: this cell printed more than the output limit]\n"
+
+
+def hidden_tests_of(assignment: str) -> dict[str, HiddenTest]:
+    """The assignment's hidden tests by grade id; none for an assignment without a course spec."""
+    try:
+        return load_hidden_tests(assignment)
+    except FileNotFoundError:
+        return {}
+
+
+def student_copy(nb: NotebookNode) -> str:
+    """The notebook as the student has it (no hidden tests, no mark scheme): the only file the sandbox sees."""
+    visible = copy.deepcopy(nb)
+    resources: dict[str, Any] = {}
+    for strip in (ClearHiddenTests(), ClearMarkScheme(enforce_metadata=False)):
+        visible, resources = strip.preprocess(visible, resources)
+    return nbformat.writes(visible)
+
+
+def notebook_output(raw: dict[str, Any]) -> NotebookNode | None:
+    """One output the sandbox reported, as an nbformat output; None for anything malformed."""
+    kind = raw.get("output_type")
+    try:
+        if kind == "stream" and raw.get("name") == "truncated":
+            return nbformat.v4.new_output("stream", name="stderr", text=TRUNCATED)
+        if kind == "stream" and raw.get("name") in ("stdout", "stderr") and isinstance(raw.get("text"), str):
+            return nbformat.v4.new_output("stream", name=raw["name"], text=raw["text"])
+        if kind == "error":
+            traceback = [line for line in raw.get("traceback", []) if isinstance(line, str)]
+            return nbformat.v4.new_output("error", ename=str(raw.get("ename", "")), evalue=str(raw.get("evalue", "")),
+                                          traceback=traceback)
+        if kind in ("display_data", "execute_result") and isinstance(raw.get("data"), dict):
+            output = nbformat.v4.new_output(kind, data=raw["data"], metadata=raw.get("metadata") or {})
+            if kind == "execute_result":
+                output.execution_count = raw.get("execution_count") if type(raw.get("execution_count")) is int else None
+            nbformat.validate(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[output])]))
+            return output
+    except (nbformat.ValidationError, TypeError, ValueError):
+        return None
+    return None
+
+
+class SandboxedExecute(NbGraderPreprocessor):
+    """Execute a submission in the sandbox; hidden tests' answers go to resources for JudgeHiddenTests."""
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
+        """Run every code cell in order (hidden tests as probes) and store outputs and answers."""
+        settings = Sandbox(parent=self)
+        info = resources["nbgrader"]
+        tests = hidden_tests_of(info["assignment"])
+        steps: list[Step] = []
+        cells: list[NotebookNode] = []
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            test = tests.get(cell.metadata.get("nbgrader", {}).get("grade_id", "")) if utils.is_grade(cell) else None
+            steps.append(ProbeStep(test.calls, settings.cell_timeout) if test else CellStep(cell.source, settings.cell_timeout))
+            cells.append(cell)
+        worker = shared_worker(settings, self.log)
+        results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb)},
+                            {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes)
+        answers = resources.setdefault("autograde", {}).setdefault("answers", {})
+        for cell, step, result in zip(cells, steps, results):
+            if isinstance(step, ProbeStep):
+                answers[cell.metadata["nbgrader"]["grade_id"]] = dict(zip(step.calls, result.answers))
+                cell.outputs = []
+            else:
+                cell.outputs = [output for output in map(notebook_output, result.outputs) if output is not None]
+            cell.execution_count = result.execution_count
+        return nb, resources

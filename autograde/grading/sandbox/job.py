@@ -1,0 +1,94 @@
+"""A job for the sandbox (the steps to run in one submission's process) and what came back from it."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from autograde.grading.calls import Call
+from autograde.grading.hidden_tests import Answer
+
+
+@dataclass(frozen=True)
+class CellStep:
+    """Run code as a notebook cell in the student's namespace."""
+
+    source: str
+    timeout: float
+    name: str = "__main__"
+    """The `__name__` the cell sees: "__main__" as in Jupyter, something else to skip a demo block."""
+    keep_outputs: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as the sandbox reads it."""
+        return {"kind": "cell", "source": self.source, "timeout": self.timeout, "name": self.name, "keep": self.keep_outputs}
+
+
+@dataclass(frozen=True)
+class ProbeStep:
+    """Call the student's functions and report the plain numbers they return; what they print is dropped."""
+
+    calls: tuple[Call, ...]
+    timeout: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as the sandbox reads it."""
+        return {"kind": "probe", "calls": [call.to_json() for call in self.calls], "timeout": self.timeout, "keep": False}
+
+
+Step = CellStep | ProbeStep
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything one sandboxed process runs, in order, with the files it may see."""
+
+    steps: tuple[Step, ...]
+    files: dict[str, str] = field(default_factory=dict)
+    """File name → text, written into the private submission folder before the first step."""
+    env: dict[str, str] = field(default_factory=dict)
+    output_bytes: int = 65536
+
+    def to_bytes(self) -> bytes:
+        """The job as the sandbox reads it from its stdin."""
+        return json.dumps({"steps": [step.to_json() for step in self.steps], "files": self.files, "env": self.env,
+                           "output_bytes": self.output_bytes}).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one step produced: notebook outputs (cells) or answers (probes), and how it ended."""
+
+    status: str
+    """"ok", "timeout" (interrupted after its time), or why the process running it was stopped."""
+    outputs: tuple[dict[str, Any], ...] = ()
+    execution_count: int | None = None
+    answers: tuple[Answer, ...] = ()
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], step: Step) -> StepResult:
+        """Read a "done" record of the sandbox, trusting nothing about its shape."""
+        status = record.get("status") if isinstance(record.get("status"), str) else "malformed"
+        if isinstance(step, ProbeStep):
+            raw = record.get("answers") if isinstance(record.get("answers"), list) else []
+            answers = tuple(Answer.from_json(item) for item in raw[:len(step.calls)])
+            missing = len(step.calls) - len(answers)
+            return cls(status[:80], answers=answers + (Answer(None, "gave no answer"),) * missing)
+        outputs = record.get("outputs") if isinstance(record.get("outputs"), list) else []
+        count = record.get("execution_count")
+        return cls(status[:80], outputs=tuple(o for o in outputs if isinstance(o, dict)),
+                   execution_count=count if type(count) is int else None)
+
+
+Ending = Literal["finished", "died", "timeout", "processes", "output", "killed"]
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """The results of the steps that finished, and how the process ended."""
+
+    results: dict[int, StepResult]
+    ending: Ending
+    running: int | None
+    """Index of the step that had started but not finished when the process ended, if any."""
+    reason: str = ""
