@@ -70,6 +70,7 @@ c.OverwriteCells.add_missing_cells = True
 c.Autograde.autograde_preprocessors = [
     SandboxedExecute,
     JudgeHiddenTests,
+    ClearHiddenTests,  # the graded notebook shows each test's verdict, not the call behind it
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,

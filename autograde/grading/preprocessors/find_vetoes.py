@@ -6,13 +6,8 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List, Unicode
 
-from autograde.grading.execution import run_steps
-from autograde.grading.sandbox.job import CellStep, ProbeStep
+from autograde.grading.isolated_calls import call_isolated
 from autograde.grading.sandbox.settings import Sandbox
-from autograde.grading.sandbox.worker import shared_worker
-
-SUBMISSION_NAME = "submission"
-"""The `__name__` the code cell runs under for the code checks, so its `if __name__ == "__main__":` block stays idle."""
 
 
 class FindVetoes(NbGraderPreprocessor):
