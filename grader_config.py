@@ -1,5 +1,7 @@
 """The nbgrader configuration for this course (loaded by nbgrader_config.py; nbgrader ignores --config FILE)."""
 # ruff: noqa: F821  (`get_config` is provided by traitlets when nbgrader loads this file)
+import os
+
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import (
     AssignLatePenalties,
@@ -32,6 +34,10 @@ from autograde.grading.preprocessors.sandboxed_execute import SandboxedExecute
 c = get_config()
 
 c.CourseDirectory.course_id = "dist-training-lesson05"
+# The gradebook (also read by our report and demo): nbgrader's SQLite gradebook.db in the course root, or the database
+# NBGRADER_DB_URL names, e.g. PostgreSQL for several graders at once; the environment keeps passwords out of the repo.
+if os.environ.get("NBGRADER_DB_URL"):
+    c.CourseDirectory.db_url = os.environ["NBGRADER_DB_URL"]
 # `nbgrader autograde lesson05` adds students it has not seen (no --create needed).
 c.Autograde.create_student = True
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from autograde.assignment_spec import AssignmentSpec, load_spec
+from autograde.results.gradebook_access import check_reachable
 from autograde.results.gradebook_scores import read_scores
 from autograde.results.report import vetoes_path
 from autograde.results.ungradable import load_ungradable, record_missing_notebooks
@@ -49,7 +50,7 @@ def points_text(score: float | None) -> str:
 def points_table(spec: AssignmentSpec, root: Path) -> Table:
     """Per student: each hidden test's points, the code total, Q1-Q3 status, vetoes, ungradable reason."""
     ungradable = load_ungradable(spec.assignment, root)
-    scores = {row.student: row for row in read_scores(root / "gradebook.db", spec.assignment, spec.notebook.removesuffix(".ipynb"))}
+    scores = {row.student: row for row in read_scores(root, spec.assignment, spec.notebook.removesuffix(".ipynb"))}
     table = Table(title=f"{spec.assignment}: autograded points per student")
     table.add_column("student")
     for test in spec.tests:
@@ -78,6 +79,7 @@ def run_demo(assignment: str, root: Path | None = None, examples: Path = EXAMPLE
     spec = load_spec(assignment, root)
     examples = root / examples
     console = Console(width=None if sys.stdout.isatty() else 140)
+    check_reachable(root)  # a wrong db_url stops here in one line, not as nbgrader tracebacks for each student
     copied = copy_examples(examples, root)
     console.print(f"examples copied into submitted/: {', '.join(copied) or 'none (already there)'}")
     record_missing_notebooks(spec.assignment, spec.notebook, root)
@@ -86,7 +88,7 @@ def run_demo(assignment: str, root: Path | None = None, examples: Path = EXAMPLE
     console.print(points_table(spec, root))
     for student, reason in sorted(ungradable.items()):
         console.print(f"ungradable {student}: {reason}")
-    scored = {row.student for row in read_scores(root / "gradebook.db", spec.assignment, spec.notebook.removesuffix(".ipynb"))}
+    scored = {row.student for row in read_scores(root, spec.assignment, spec.notebook.removesuffix(".ipynb"))}
     unexplained = sorted({p.parent.name for p in (root / "submitted").glob(f"*/{spec.assignment}")} - scored - set(ungradable))
     if status != 0 and unexplained:
         console.print(f"[red]nbgrader autograde exited with {status}; not graded and not recorded as ungradable: "

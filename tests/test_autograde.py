@@ -40,7 +40,7 @@ def graded(tmp_path_factory):
     feedback = nbgrader(course, "generate_feedback", "lesson05")
     export = nbgrader(course, "export")
     assert export.returncode == 0, export.stderr[-2000:]
-    scores = {row.student: row.scores for row in read_scores(course / "gradebook.db", "lesson05", "lesson05")}
+    scores = {row.student: row.scores for row in read_scores(course, "lesson05", "lesson05")}
     return course, autograde, feedback, scores
 
 

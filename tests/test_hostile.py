@@ -89,7 +89,7 @@ def batch(tmp_path_factory):
     before = site_listing()
     autograde = run("autograde", "lesson05")
     feedback = run("generate_feedback", "lesson05")
-    scores = {row.student: row.scores for row in read_scores(course / "gradebook.db", "lesson05", "lesson05")}
+    scores = {row.student: row.scores for row in read_scores(course, "lesson05", "lesson05")}
     leftovers = subprocess.run(["pgrep", "-f", "987654"], capture_output=True, text=True).stdout.split()
     return {"course": course, "home": home, "mark": mark, "table": table, "autograde": autograde, "feedback": feedback,
             "scores": scores, "listener": listener, "site_before": before, "site_after": site_listing(),

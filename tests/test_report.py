@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from nbgrader.api import Gradebook
 
 from autograde.assignment_spec import REPO_ROOT, load_spec
 from autograde.cli import main
+from autograde.results.gradebook_access import open_gradebook
 from autograde.building.mock_submissions import MockSubmission, load_table, write_submissions
 
 DATA = Path(__file__).parent / "data" / "report"
@@ -40,7 +40,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_submissions(root / "release" / SPEC.assignment / SPEC.notebook, CLASS, root / "submitted", SPEC.assignment)
     nbgrader(root, "autograde", SPEC.assignment, "--create")  # exits 1: grace's notebook is not JSON
     notebook = SPEC.notebook.removesuffix(".ipynb")
-    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+    with open_gradebook(root) as gradebook:
         for row in CLASS:
             for grade_id, points in row.expect.get("manual", {}).items():
                 grade = gradebook.find_grade(grade_id, notebook, SPEC.assignment, row.student)

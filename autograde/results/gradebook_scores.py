@@ -4,7 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import MissingEntry
+
+from autograde.results.gradebook_access import open_gradebook
 
 
 @dataclass
@@ -17,12 +19,10 @@ class StudentScores:
     auto_comments: dict[str, str] = field(default_factory=dict)
 
 
-def read_scores(db_path: Path, assignment: str, notebook: str) -> list[StudentScores]:
-    """Every student with a submission of `notebook`, sorted by id."""
-    if not db_path.exists():
-        raise FileNotFoundError(f"{db_path}: no gradebook yet; run `nbgrader autograde {assignment}` (or `make demo`) first")
+def read_scores(root: Path, assignment: str, notebook: str) -> list[StudentScores]:
+    """Every student with a submission of `notebook` in the gradebook of the course at `root`, sorted by id."""
     rows = []
-    with Gradebook(f"sqlite:///{db_path}") as gradebook:
+    with open_gradebook(root) as gradebook:
         for student in sorted(gradebook.students, key=lambda s: s.id):
             try:
                 submission = gradebook.find_submission_notebook(notebook, assignment, student.id)

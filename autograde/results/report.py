@@ -17,6 +17,7 @@ from rich.table import Table
 
 from autograde.assignment_spec import AssignmentSpec, SpecError, load_spec
 from autograde.results.final_grade import STATUSES, FinalGrade, Part, decide_vetoes
+from autograde.results.gradebook_access import GradebookUnavailable
 from autograde.results.gradebook_scores import read_scores
 from autograde.results.overrides import FILENAME, Override, OverridesError, load_overrides
 from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
@@ -51,7 +52,7 @@ def vetoes_path(root: Path, student: str, assignment: str) -> Path:
 def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None = None) -> GradeReport:
     """Read the gradebook, the ungradable record, each vetoes.json and the overrides under the course root."""
     notebook = spec.notebook.removesuffix(".ipynb")
-    scores = {row.student: row.scores for row in read_scores(root / "gradebook.db", spec.assignment, notebook)}
+    scores = {row.student: row.scores for row in read_scores(root, spec.assignment, notebook)}
     ungradable = load_ungradable(spec.assignment, root)
     students = sorted(set(scores) | set(ungradable))
     overrides = load_overrides(overrides_path or root / FILENAME, students, required=overrides_path is not None)
@@ -213,7 +214,7 @@ def run_report(assignment: str, root: Path, json_path: Path | None = None, overr
     console = console or Console()
     try:
         report = gather_report(load_spec(assignment), root, overrides_path)
-    except (SpecError, OverridesError, FileNotFoundError) as error:
+    except (SpecError, OverridesError, GradebookUnavailable) as error:
         console.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
         return 1
     written = write_report(report, root / "reports" / assignment, json_path)
