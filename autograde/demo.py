@@ -14,7 +14,7 @@ from autograde.assignment_spec import AssignmentSpec, load_spec
 from autograde.results.gradebook_access import check_reachable
 from autograde.results.gradebook_scores import read_scores
 from autograde.results.report import vetoes_path
-from autograde.results.ungradable import load_ungradable, record_missing_notebooks
+from autograde.results.ungradable import load_ungradable
 
 EXAMPLES = Path("examples") / "submissions"
 
@@ -82,7 +82,6 @@ def run_demo(assignment: str, root: Path | None = None, examples: Path = EXAMPLE
     check_reachable(root)  # a wrong db_url stops here in one line, not as nbgrader tracebacks for each student
     copied = copy_examples(examples, root)
     console.print(f"examples copied into submitted/: {', '.join(copied) or 'none (already there)'}")
-    record_missing_notebooks(spec.assignment, spec.notebook, root)
     status = run_autograde(spec, root)
     ungradable = load_ungradable(spec.assignment, root)
     console.print(points_table(spec, root))

@@ -13,6 +13,8 @@ import logging
 import os
 import warnings
 import shutil
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,36 +121,59 @@ class ParallelAutograde(Autograde):
         return tasks
 
     def init_destination(self, assignment_id: str, student_id: str) -> bool:
-        """nbgrader's rule, but an autograded folder without its notebooks (a run stopped midway) is regraded."""
+        """nbgrader's rules for whether to (re)grade, without deleting anything: the old result stays until replaced.
+
+        A folder without its notebooks is a run stopped midway and is regraded.
+        """
+        if student_id in (self.coursedir.student_id_exclude or "").split(","):
+            return False
         dest = Path(self._format_dest(assignment_id, student_id))
-        if dest.exists() and not all((dest / Path(path).name).exists() for path in self.notebooks):
-            shutil.rmtree(dest)
-        return super().init_destination(assignment_id, student_id)
+        if self.force or not all((dest / Path(path).name).exists() for path in self.notebooks):
+            return True
+        submitted = self.coursedir.get_existing_timestamp(self._format_source(assignment_id, student_id))
+        graded = self.coursedir.get_existing_timestamp(str(dest))
+        if submitted is not None and graded is not None and submitted > graded:
+            return True
+        self.log.info("Skipping existing assignment: %s", dest)
+        return False
 
     def _grade_all(self, tasks: list[tuple[str, str, list[str]]], workers: int) -> list[str]:
-        """Run the pool under a progress bar; returns the students that were not graded (ungradable or failed)."""
+        """Run the pool under a progress bar; returns the students that were not graded (ungradable or failed).
+
+        Ctrl-C lets the submission being recorded finish, then stops the workers and says how to go on.
+        """
         console = Console(stderr=True, soft_wrap=True)
         failed: list[str] = []
         chatter = self.log.level
         if chatter <= logging.INFO:
             self.log.setLevel(logging.WARNING)  # one result line per student replaces nbgrader's per-file INFO lines
+        stop = threading.Event()
+        previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
         pool: GradingPool[tuple[str, str, list[str]]] = GradingPool(self.grade_submission, workers)
         columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                    TimeRemainingColumn())
+        recorded = 0
         try:
             with Progress(*columns, console=console) as progress:
                 bar = progress.add_task("autograde", total=len(tasks))
-                for (assignment, student, _), graded in pool.results(tasks):
+                for (assignment, student, _), graded in pool.results(tasks, stop):
                     if isinstance(graded, Lost):
                         graded = GradedSubmission(assignment, student, failure=graded.reason)
                     line = self._record_safely(graded)
+                    recorded += 1
                     if graded.failure or graded.ungradable:
                         failed.append(student)
                     progress.console.print(line, markup=False, highlight=False)
                     progress.advance(bar)
         finally:
             pool.close()
+            signal.signal(signal.SIGINT, previous)
             self.log.setLevel(chatter)
+        if stop.is_set():
+            message = (f"Canceled after {recorded} of {len(tasks)} submissions; run `nbgrader autograde "
+                       f"{self.coursedir.assignment_id}` again to grade the rest")
+            self.log.error(message)
+            raise NbGraderException(message)
         return failed
 
     def grade_submission(self, task: tuple[str, str, list[str]]) -> GradedSubmission:
@@ -206,6 +231,7 @@ class ParallelAutograde(Autograde):
         """Write the gradebook, then vetoes.json, then the autograded notebook (last: it marks the student done)."""
         assignment, student = graded.assignment_id, graded.student_id
         self.notebooks = [notebook.path for notebook in graded.notebooks]
+        shutil.rmtree(self._format_dest(assignment, student), ignore_errors=True)  # the new result replaces the old
         self.run_pre_convert_hook()
         self.init_assignment(assignment, student)
         recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -51,8 +52,8 @@ class GradingPool(Generic[Task]):
         self.workers[ours] = process
         return ours
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[Task, Any]]:
-        """Each task with its result as soon as it is done; a task whose worker died comes back as Lost."""
+    def results(self, tasks: Sequence[Task], stop: threading.Event) -> Iterator[tuple[Task, Any]]:
+        """Each task with its result as soon as it is done (a task whose worker died as Lost), until `stop` is set."""
         pending = deque(range(len(tasks)))
         busy: dict[Connection, int] = {}
         while len(self.workers) < min(self.size, len(tasks)):
@@ -61,8 +62,8 @@ class GradingPool(Generic[Task]):
             if pending:
                 connection.send(tasks[pending[0]])
                 busy[connection] = pending.popleft()
-        while busy:
-            for connection in wait(list(busy)):
+        while busy and not stop.is_set():
+            for connection in wait(list(busy), timeout=0.2):
                 number = busy.pop(connection)
                 try:
                     result = connection.recv()
@@ -73,7 +74,7 @@ class GradingPool(Generic[Task]):
                     connection.close()
                     connection = self._spawn()
                 yield tasks[number], result
-                if pending:
+                if pending and not stop.is_set():
                     connection.send(tasks[pending[0]])
                     busy[connection] = pending.popleft()
 

@@ -305,6 +305,13 @@ def _set_limits(request: dict[str, Any]) -> None:
         resource.setrlimit(limit, (int(value), int(value)))
 
 
+def _mark_cut(outputs: list[dict[str, Any]]) -> None:
+    """Note once, as the last output, that the cell printed more than its budget."""
+    if not outputs or outputs[-1].get("name") != "truncated":
+        outputs[:] = [o for o in outputs if o.get("name") != "truncated"]
+        outputs.append({"output_type": "stream", "name": "truncated", "text": ""})
+
+
 class _CappedStream:
     """A text stream that keeps at most `limit` characters and drops the rest."""
 
@@ -323,6 +330,8 @@ class _CappedStream:
                 self.sink[-1]["text"] += kept
             else:
                 self.sink.append({"output_type": "stream", "name": self.name, "text": kept})
+        if self.budget[0] < 0:
+            _mark_cut(self.sink)
         return len(text)
 
     def flush(self) -> None:
@@ -387,12 +396,11 @@ class _StepRunner:
 
     def keep(self, output: dict[str, Any]) -> None:
         """Record one output if the cell's budget still has room."""
-        size = len(json.dumps(output))
-        self.budget[0] -= size
+        self.budget[0] -= len(json.dumps(output))
         if self.budget[0] >= 0:
             self.outputs.append(output)
-        elif not any(o.get("name") == "truncated" for o in self.outputs):
-            self.outputs.append({"output_type": "stream", "name": "truncated", "text": ""})
+        else:
+            _mark_cut(self.outputs)
 
     def show_traceback(self, etype: Any, evalue: Any, stb: Any) -> None:
         """IPython hook: record the error of the running cell (an interrupted cell as one line, not our frames)."""
@@ -463,11 +471,15 @@ class _StepRunner:
 def _answer(namespace: Any, function: str, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
     """One probe call's answer."""
     try:
-        value = namespace[function](*args, **kwargs)
+        callee = namespace[function]
     except _StepTimeout:
         raise
-    except KeyError:
+    except BaseException:  # a missing name, or a namespace the student replaced with something odd
         return [0, f"{function} is not defined"]
+    try:
+        value = callee(*args, **kwargs)
+    except _StepTimeout:
+        raise
     except BaseException as error:  # SystemExit and KeyboardInterrupt from student code are answers too
         return [0, f"raised {_type_name(error)}: {_safe_str(error)}"]
     ok, number = plain_number(value)

@@ -1,0 +1,66 @@
+"""A step that ends its process costs only that step: the rest of the notebook runs in a fresh one."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from autograde.grading.calls import Call
+from autograde.grading.execution import run_steps
+from autograde.grading.sandbox.job import CellStep, ProbeStep
+from autograde.grading.sandbox.settings import Sandbox
+from autograde.grading.sandbox.worker import SandboxWorker
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (make test installs it as root)")
+
+DEFINES = "def f(x):\n    return 2 * x\n"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    """One warm sandbox for the module."""
+    sandbox = SandboxWorker(Sandbox(submission_timeout=30))
+    yield sandbox
+    sandbox.close()
+
+
+def run(worker: SandboxWorker, *steps):
+    """Every step's result."""
+    return run_steps(worker, steps, {}, {}, 4096)
+
+
+def error_names(result) -> list[str]:
+    """The ename of each error output of a cell."""
+    return [output["ename"] for output in result.outputs if output["output_type"] == "error"]
+
+
+def test_a_killed_main_block_still_leaves_its_definitions(worker):
+    """Does a cell whose `__main__` demo kills the process cost only that cell, its functions coming back by replay?"""
+    cell = CellStep(DEFINES + "if __name__ == '__main__':\n    import os; os._exit(1)", 5)
+    killed, probe, later = run(worker, cell, ProbeStep((Call("f", (21,)),), 5), CellStep("print(f(1))", 5))
+    assert error_names(killed) == ["DeadKernelError"]
+    assert probe.answers[0].number == 42
+    assert later.outputs[0]["text"] == "2\n"
+
+
+def test_a_test_that_kills_its_process_costs_only_that_test(worker):
+    """Does a probe whose call exits the process lose its answers while the next probe still gets them?"""
+    source = DEFINES + "def g():\n    import os; os._exit(3)\n"
+    _, dying, next_probe = run(worker, CellStep(source, 5), ProbeStep((Call("g", ()),), 5), ProbeStep((Call("f", (1,)),), 5))
+    assert dying.answers[0].number is None and "died" in dying.answers[0].why
+    assert next_probe.answers[0].number == 2
+
+
+def test_a_replay_that_kills_again_is_given_up(worker):
+    """When replaying earlier cells kills the process again, do later cells still run (without those definitions)?"""
+    always = CellStep("import os\nos._exit(1)", 5)
+    first, second = run(worker, always, CellStep("print('after')", 5))
+    assert error_names(first) == ["DeadKernelError"] and second.outputs[0]["text"] == "after\n"
+
+
+def test_an_unstoppable_cell_is_killed_and_the_rest_runs(worker):
+    """Is a cell that ignores the interrupt recorded as a timeout while the following cells keep their state?"""
+    stubborn = CellStep(DEFINES + "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass", 1)
+    stuck, probe = run(worker, stubborn, ProbeStep((Call("f", (5,)),), 5))
+    assert error_names(stuck) == ["TimeoutError"]
+    assert probe.answers[0].number is None  # the replay loops again and is given up
