@@ -83,6 +83,8 @@ c.Autograde.autograde_preprocessors = [
     CheckCellMetadata,
     FindVetoes,
 ]
+# the code vetoes' probes are answered in the same sandboxed run, right after the code cell (no second run)
+c.SandboxedExecute.probes_after = {"zero_code": "autograde.veto.code:PROBE_CALLS"}
 c.ParallelAutograde.record_preprocessors = [SaveAutoGrades, AssignLatePenalties, RecordVetoes]
 
 # The sandbox (README: "What the sandbox guarantees"). Every limit applies to each submission on its own.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any
 
 import nbformat
@@ -9,7 +10,9 @@ from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor
+from traitlets import Dict, Unicode
 
+from autograde.grading.calls import Call
 from autograde.grading.execution import run_steps
 from autograde.grading.hidden_tests import HiddenTest, load_hidden_tests
 from autograde.grading.sandbox.job import CellStep, ProbeStep, Step
@@ -59,8 +62,19 @@ def notebook_output(raw: dict[str, Any]) -> NotebookNode | None:
     return None
 
 
+def import_calls(path: str) -> tuple[Call, ...]:
+    """The Call tuple a "module:attribute" path names."""
+    module, _, attribute = path.partition(":")
+    return tuple(getattr(importlib.import_module(module), attribute))
+
+
 class SandboxedExecute(NbGraderPreprocessor):
-    """Execute a submission in the sandbox; hidden tests' answers go to resources for JudgeHiddenTests."""
+    """Execute a submission in the sandbox; answers to hidden tests and other probes go to resources, not the kernel."""
+
+    probes_after = Dict(Unicode(), default_value={}, help=(
+        'grade_id → "module:attribute" of a tuple of Calls to answer right after that cell runs, in the same process '
+        "(e.g. the code vetoes' probes); answers land in resources['autograde']['probes'][grade_id]"
+    )).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Run every code cell in order (hidden tests as probes) and store outputs and answers."""
@@ -69,18 +83,27 @@ class SandboxedExecute(NbGraderPreprocessor):
         tests = hidden_tests_of(info["assignment"])
         steps: list[Step] = []
         cells: list[NotebookNode] = []
+        extra: dict[int, str] = {}
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
-            test = tests.get(cell.metadata.get("nbgrader", {}).get("grade_id", "")) if utils.is_grade(cell) else None
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            test = tests.get(grade_id) if utils.is_grade(cell) else None
             steps.append(ProbeStep(test.calls, settings.cell_timeout) if test else CellStep(cell.source, settings.cell_timeout))
             cells.append(cell)
+            if grade_id in self.probes_after:
+                extra[len(steps)] = grade_id
+                steps.append(ProbeStep(import_calls(self.probes_after[grade_id]), settings.cell_timeout))
+                cells.append(cell)
         worker = shared_worker(settings, self.log)
         results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb)},
                             {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes)
         answers = resources.setdefault("autograde", {}).setdefault("answers", {})
-        for cell, step, result in zip(cells, steps, results):
-            if isinstance(step, ProbeStep):
+        probes = resources["autograde"].setdefault("probes", {})
+        for index, (cell, step, result) in enumerate(zip(cells, steps, results)):
+            if index in extra:
+                probes[extra[index]] = dict(zip(step.calls, result.answers))
+            elif isinstance(step, ProbeStep):
                 answers[cell.metadata["nbgrader"]["grade_id"]] = dict(zip(step.calls, result.answers))
                 cell.outputs = []
             else:
