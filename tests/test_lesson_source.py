@@ -118,6 +118,15 @@ def test_figure_cell_draws_one_figure(demo_outputs):
     assert len(figure.figures) == 1 and b"<svg" in figure.figures[0]
 
 
+@pytest.mark.parametrize(("label", "text"), [("fig-zero-memory", "每卡静态显存 (GB)"), ("fig-lab-measured", "ZeRO-2-like")])
+def test_figure_text_is_left_for_the_readers_fonts(demo_outputs, label, text):
+    """Is every label SVG text (no glyph outlines) in a font list that names CJK fonts for the reader's browser?"""
+    svg = demo_outputs[label].figures[0].decode("utf-8")
+    assert text in re.findall(r"<text\b[^>]*>([^<]*)</text>", svg)
+    assert "<text" in svg and 'id="DejaVuSans-' not in svg
+    assert re.search(r"font-family: 'DejaVu Sans', 'Noto Sans CJK SC'", svg)
+
+
 def test_table_numbers_equal_the_formulas_and_the_original(demo_outputs):
     """Does the executed table show the original's numbers, and are they the formulas' values?"""
     zero = solution_namespace(LESSON)["zero_memory_per_gpu"]
