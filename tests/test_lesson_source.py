@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from autograde.building.demo_cells import run_demo_cell
-from autograde.building.lesson_source import CodeCell, Div, Markdown, read_lesson, solution_namespace
+from autograde.building.lesson_source import CodeCell, Div, Markdown, math_formulas, read_lesson, solution_namespace
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "lesson05.qmd"
@@ -200,8 +200,8 @@ def test_math_delimiters_balance(lesson):
     for paragraph in re.split(r"\n\s*\n", text):
         assert paragraph.count("$$") % 2 == 0, paragraph
         assert paragraph.replace("$$", "").count("$") % 2 == 0, paragraph
-        for formula in re.findall(r"\$\$(.+?)\$\$|\$(.+?)\$", paragraph, re.DOTALL):
-            body = "".join(formula).replace("\\{", "").replace("\\}", "")
+        for formula, _ in math_formulas(paragraph):
+            body = formula.replace("\\{", "").replace("\\}", "")
             assert body.count("{") == body.count("}"), body
     assert "\\underbrace{2\\Psi}_{\\text{BF16 参数}}" in text
     for term in ("V_{\\text{DDP}}", "V_{\\text{RS}}", "V_{\\text{AG}}", "V_{\\text{Fwd\\_AG}}", "V_{\\text{Bwd\\_AG}}", "V_{\\text{Bwd\\_RS}}", "V_{\\text{ZeRO-3}}"):
