@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import io
 import re
 from pathlib import Path
@@ -167,14 +168,35 @@ def mermaid_cells(lesson) -> list[CodeCell]:
     return [b for b, _ in lesson.walk() if isinstance(b, CodeCell) and b.lang == "mermaid"]
 
 
+MERMAID_INIT = re.compile(r"%%\{init: (?P<config>.*)\}%%")
+BODY_TEXT_PX = 17
+"""The site's body text size; diagram labels must be at least this big."""
+
+
+def mermaid_parts(cell: CodeCell) -> tuple[dict, list[str]]:
+    """A mermaid block's init directive (as data) and its remaining non-blank lines."""
+    first, *rest = [line.strip() for line in cell.source.splitlines() if line.strip()]
+    directive = MERMAID_INIT.fullmatch(first)
+    assert directive, f"{cell.options['label']}: no %%{{init: …}}%% line setting label sizes"
+    return json.loads(directive["config"]), rest
+
+
+def font_sizes(config: object) -> list[float]:
+    """Every *FontSize / fontSize value in a mermaid config, in px."""
+    if not isinstance(config, dict):
+        return []
+    own = [float(str(v).removesuffix("px")) for k, v in config.items() if k.lower().endswith("fontsize")]
+    return own + [size for value in config.values() for size in font_sizes(value)]
+
+
 def test_mermaid_blocks_parse(lesson):
     """Does every mermaid block start with a known type, and do its edges name declared nodes?"""
     cells = mermaid_cells(lesson)
-    assert [c.source.split()[0] for c in cells] == ["sequenceDiagram", "flowchart"]
+    assert [mermaid_parts(c)[1][0] for c in cells] == ["sequenceDiagram", "flowchart TB"]
     for cell in cells:
-        assert cell.source.split()[0] in MERMAID_TYPES
+        _, lines = mermaid_parts(cell)
+        assert lines[0].split()[0] in MERMAID_TYPES
         assert cell.options["label"].startswith("fig-") and cell.options["fig-cap"]
-        lines = [line.strip() for line in cell.source.splitlines() if line.strip()]
         if lines[0] == "sequenceDiagram":
             participants = {m[1] for line in lines if (m := re.match(r"participant (\w+)", line))}
             assert len(participants) == 3
@@ -184,13 +206,17 @@ def test_mermaid_blocks_parse(lesson):
                 if note := re.match(r"Note over (\w+),(\w+):", line):
                     assert {note[1], note[2]} <= participants, line
         else:
-            opened = sum(line.startswith("subgraph ") for line in lines)
-            assert opened == sum(line == "end" for line in lines) == 4
-            nodes = {m[1] for line in lines if (m := re.match(r'(?:subgraph )?(\w+)\[', line))}
+            nodes = [m[1] for line in lines if (m := re.match(r'(\w+)\["', line))]
             edges = [re.match(r"(\w+)\s*-->\|[^|]+\|\s*(\w+)$", line) for line in lines if "-->" in line]
-            assert len(edges) == 3
-            for edge in edges:
-                assert edge and {edge[1], edge[2]} <= nodes
+            assert nodes == ["DDP", "ZeRO1", "ZeRO2", "ZeRO3"]
+            assert [(edge[1], edge[2]) for edge in edges] == list(zip(nodes, nodes[1:]))
+
+
+def test_diagram_labels_are_body_text_size(lesson):
+    """Does each diagram's init directive set every label font it names to at least body-text size?"""
+    for cell in mermaid_cells(lesson):
+        sizes = font_sizes(mermaid_parts(cell)[0])
+        assert sizes and min(sizes) >= BODY_TEXT_PX, (cell.options["label"], sizes)
 
 
 def test_math_delimiters_balance(lesson):
