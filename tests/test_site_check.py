@@ -69,7 +69,7 @@ def test_problems_name_what_is_broken(reports: dict[str, PageReport]) -> None:
     text = "\n".join(report.summary() for report in reports.values())
     assert "image not loaded: missing-chart.png" in text
     assert "math left as TeX: \\Psi" in text and "MathJax-style text: \\(M_3 = \\frac" in text
-    assert "https://cdn.jsdelivr.net/npm/katex@0.16.9/dist/katex.min.js" in text
+    assert "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml-full.js" in text
     assert re.search(r'fig-strip: label "DDP: 16Ψ" is [34]\.\dpx, body text 17px', text)
     assert "mermaid diagram not rendered: flowchart LR" in text
     assert "the page is" in reports["overflow.html"].summary()
