@@ -5,7 +5,6 @@ with the fonts bundled with matplotlib only, so the SVG's geometry is the same o
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,10 +51,6 @@ def lesson_figure_style() -> Iterator[None]:
 
 
 def apply_lesson_figure_style() -> None:
-    """Use the lesson's style for the rest of this process (the site's kernel), keeping each figure uncropped."""
+    """Use the lesson's style for the rest of this process (the site's Jupyter kernel)."""
     matplotlib.rcParams.update(FIGURE_RC)
     _use_fonts([entry for entry in font_manager.fontManager.ttflist if _is_bundled(entry)])
-    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
-    if shell is not None:
-        # the inline backend crops to text extents by default, which the reader's fonts do not share
-        shell.run_line_magic("config", "InlineBackend.print_figure_kwargs = {'bbox_inches': None}")
