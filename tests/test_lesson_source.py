@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import io
 import re
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 import yaml
 
 from autograde.building.demo_cells import run_demo_cell
-from autograde.building.lesson_source import CodeCell, Div, Markdown, read_lesson, solution_namespace
+from autograde.building.lesson_source import CodeCell, Div, Markdown, math_formulas, read_lesson, solution_namespace
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "lesson05.qmd"
@@ -118,6 +119,15 @@ def test_figure_cell_draws_one_figure(demo_outputs):
     assert len(figure.figures) == 1 and b"<svg" in figure.figures[0]
 
 
+@pytest.mark.parametrize(("label", "text"), [("fig-zero-memory", "每卡静态显存 (GB)"), ("fig-lab-measured", "ZeRO-2-like")])
+def test_figure_text_is_left_for_the_readers_fonts(demo_outputs, label, text):
+    """Is every label SVG text (no glyph outlines) in a font list that names CJK fonts for the reader's browser?"""
+    svg = demo_outputs[label].figures[0].decode("utf-8")
+    assert text in re.findall(r"<text\b[^>]*>([^<]*)</text>", svg)
+    assert "<text" in svg and 'id="DejaVuSans-' not in svg
+    assert re.search(r"font-family: 'DejaVu Sans', 'Noto Sans CJK SC'", svg)
+
+
 def test_table_numbers_equal_the_formulas_and_the_original(demo_outputs):
     """Does the executed table show the original's numbers, and are they the formulas' values?"""
     zero = solution_namespace(LESSON)["zero_memory_per_gpu"]
@@ -158,14 +168,35 @@ def mermaid_cells(lesson) -> list[CodeCell]:
     return [b for b, _ in lesson.walk() if isinstance(b, CodeCell) and b.lang == "mermaid"]
 
 
+MERMAID_INIT = re.compile(r"%%\{init: (?P<config>.*)\}%%")
+BODY_TEXT_PX = 17
+"""The site's body text size; diagram labels must be at least this big."""
+
+
+def mermaid_parts(cell: CodeCell) -> tuple[dict, list[str]]:
+    """A mermaid block's init directive (as data) and its remaining non-blank lines."""
+    first, *rest = [line.strip() for line in cell.source.splitlines() if line.strip()]
+    directive = MERMAID_INIT.fullmatch(first)
+    assert directive, f"{cell.options['label']}: no %%{{init: …}}%% line setting label sizes"
+    return json.loads(directive["config"]), rest
+
+
+def font_sizes(config: object) -> list[float]:
+    """Every *FontSize / fontSize value in a mermaid config, in px."""
+    if not isinstance(config, dict):
+        return []
+    own = [float(str(v).removesuffix("px")) for k, v in config.items() if k.lower().endswith("fontsize")]
+    return own + [size for value in config.values() for size in font_sizes(value)]
+
+
 def test_mermaid_blocks_parse(lesson):
     """Does every mermaid block start with a known type, and do its edges name declared nodes?"""
     cells = mermaid_cells(lesson)
-    assert [c.source.split()[0] for c in cells] == ["sequenceDiagram", "flowchart"]
+    assert [mermaid_parts(c)[1][0] for c in cells] == ["sequenceDiagram", "flowchart TB"]
     for cell in cells:
-        assert cell.source.split()[0] in MERMAID_TYPES
+        _, lines = mermaid_parts(cell)
+        assert lines[0].split()[0] in MERMAID_TYPES
         assert cell.options["label"].startswith("fig-") and cell.options["fig-cap"]
-        lines = [line.strip() for line in cell.source.splitlines() if line.strip()]
         if lines[0] == "sequenceDiagram":
             participants = {m[1] for line in lines if (m := re.match(r"participant (\w+)", line))}
             assert len(participants) == 3
@@ -175,13 +206,17 @@ def test_mermaid_blocks_parse(lesson):
                 if note := re.match(r"Note over (\w+),(\w+):", line):
                     assert {note[1], note[2]} <= participants, line
         else:
-            opened = sum(line.startswith("subgraph ") for line in lines)
-            assert opened == sum(line == "end" for line in lines) == 4
-            nodes = {m[1] for line in lines if (m := re.match(r'(?:subgraph )?(\w+)\[', line))}
+            nodes = [m[1] for line in lines if (m := re.match(r'(\w+)\["', line))]
             edges = [re.match(r"(\w+)\s*-->\|[^|]+\|\s*(\w+)$", line) for line in lines if "-->" in line]
-            assert len(edges) == 3
-            for edge in edges:
-                assert edge and {edge[1], edge[2]} <= nodes
+            assert nodes == ["DDP", "ZeRO1", "ZeRO2", "ZeRO3"]
+            assert [(edge[1], edge[2]) for edge in edges] == list(zip(nodes, nodes[1:]))
+
+
+def test_diagram_labels_are_body_text_size(lesson):
+    """Does each diagram's init directive set every label font it names to at least body-text size?"""
+    for cell in mermaid_cells(lesson):
+        sizes = font_sizes(mermaid_parts(cell)[0])
+        assert sizes and min(sizes) >= BODY_TEXT_PX, (cell.options["label"], sizes)
 
 
 def test_math_delimiters_balance(lesson):
@@ -191,8 +226,8 @@ def test_math_delimiters_balance(lesson):
     for paragraph in re.split(r"\n\s*\n", text):
         assert paragraph.count("$$") % 2 == 0, paragraph
         assert paragraph.replace("$$", "").count("$") % 2 == 0, paragraph
-        for formula in re.findall(r"\$\$(.+?)\$\$|\$(.+?)\$", paragraph, re.DOTALL):
-            body = "".join(formula).replace("\\{", "").replace("\\}", "")
+        for formula, _ in math_formulas(paragraph):
+            body = formula.replace("\\{", "").replace("\\}", "")
             assert body.count("{") == body.count("}"), body
     assert "\\underbrace{2\\Psi}_{\\text{BF16 参数}}" in text
     for term in ("V_{\\text{DDP}}", "V_{\\text{RS}}", "V_{\\text{AG}}", "V_{\\text{Fwd\\_AG}}", "V_{\\text{Bwd\\_AG}}", "V_{\\text{Bwd\\_RS}}", "V_{\\text{ZeRO-3}}"):

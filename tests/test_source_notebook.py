@@ -118,3 +118,49 @@ def test_committed_examples_match_the_release(tmp_path):
         committed = ROOT / "examples" / "submissions" / row.student / "lesson05" / "lesson05.ipynb"
         assert committed.read_bytes() == fresh.read_bytes(), (
             f"{committed} is stale: python -m autograde mock-submissions examples/submissions.yaml examples/submissions")
+
+
+CJK_FONT_FAMILY = "Noto Sans CJK SC"
+"""A CJK family the lesson's figures name, so matplotlib would pick it up wherever it is installed."""
+
+
+def write_cjk_font(path: Path) -> None:
+    """A real TrueType font named like a common CJK font, one square glyph for every CJK ideograph."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    pen = TTGlyphPen(None)
+    for x, y in ((60, -80), (940, -80), (940, 820), (60, 820)):
+        (pen.lineTo if x != 60 or y != -80 else pen.moveTo)((x, y))
+    pen.closePath()
+    square = pen.glyph()
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder([".notdef", "ideograph"])
+    builder.setupCharacterMap({code: "ideograph" for code in range(0x4E00, 0xA000)} | {0xFF0C: "ideograph"})
+    builder.setupGlyf({".notdef": square, "ideograph": square})
+    builder.setupHorizontalMetrics({".notdef": (1000, 60), "ideograph": (1000, 60)})
+    builder.setupHorizontalHeader(ascent=880, descent=-120)
+    builder.setupNameTable({"familyName": CJK_FONT_FAMILY, "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=880, sTypoDescender=-120, usWinAscent=880, usWinDescent=120)
+    builder.setupPost()
+    builder.save(str(path))
+
+
+def build_in_fresh_process(home: Path) -> str:
+    """The source notebook as a fresh process builds it with only `home`'s fonts added to the system's."""
+    env = dict(os.environ, XDG_DATA_HOME=str(home), MPLCONFIGDIR=str(home / "mplconfig"))
+    code = ("import nbformat, sys; from autograde.assignment_spec import load_spec; "
+            "from autograde.building.source_notebook import build_notebook; "
+            "sys.stdout.write(nbformat.writes(build_notebook(load_spec('lesson05'))))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_build_does_not_depend_on_installed_fonts(tmp_path, built):
+    """Does a machine with a CJK font installed build the same bytes as one without (and as this process)?"""
+    without, with_cjk = tmp_path / "without", tmp_path / "with"
+    (without / "fonts").mkdir(parents=True)
+    (with_cjk / "fonts").mkdir(parents=True)
+    write_cjk_font(with_cjk / "fonts" / "FakeCJK-Regular.ttf")
+    assert build_in_fresh_process(without) == built
+    assert build_in_fresh_process(with_cjk) == built

@@ -175,7 +175,9 @@ def chart_figure(result: dict[str, Any]) -> Figure:
 
     rows = stage_rows(result)
     world_sizes = list(dict.fromkeys(row.world_size for row in rows))
-    fig, axes = plt.subplots(2, len(world_sizes), figsize=(5.2 * len(world_sizes), 7.5), squeeze=False, sharey="row")
+    fig, axes = plt.subplots(2, len(world_sizes), figsize=(3.9 * len(world_sizes), 7.0), squeeze=False, sharey="row")
+    # fixed margins, not tight_layout: the layout must not depend on the build machine's font metrics
+    fig.subplots_adjust(left=0.7 / fig.get_figwidth(), right=0.99, bottom=0.05, top=0.9, hspace=0.3, wspace=0.06)
     colors = {"param": "#4C72B0", "grad": "#DD8452", "optimizer": "#55A868",
               "all_reduce": "#8172B3", "all_gather": "#4C72B0", "reduce_scatter": "#DD8452", "broadcast": "#937860"}
     for col, n in enumerate(world_sizes):
@@ -206,13 +208,12 @@ def chart_figure(result: dict[str, Any]) -> Figure:
     axes[0][0].set_ylabel("bytes per parameter (of the full model)")
     axes[1][0].set_ylabel("Ψ per step (ring all-reduce = 2Ψ)")
     for ax in axes[:, -1]:
-        ax.legend(fontsize=8, loc="upper right", ncol=2)
+        ax.legend(fontsize=7.5, loc="upper right", ncol=2, markerscale=0.5, columnspacing=0.8, handlelength=1.2)
     for ax in axes[:, 0]:
         ax.set_ylim(0, ax.get_ylim()[1] * 1.35)  # rows share y; leave room for the legend
     config = result["config"]
     fig.suptitle(f"ZeRO measured vs formula: {config['layers']}×Linear({config['hidden']}), "
                  f"{config['backend']}/{config['device']}, torch {result['created_with']['torch']}")
-    fig.tight_layout()
     return fig
 
 

@@ -15,8 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
-# Text stays text in the SVG so the reader's own CJK fonts draw it; the salt and dropped date keep builds byte-identical.
-SVG_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "lesson-build"}
+from autograde.building.figure_style import lesson_figure_style  # noqa: E402
 
 
 @dataclass
@@ -53,13 +52,14 @@ def run_demo_cell(source: str, namespace: dict[str, Any], workdir: Path, name: s
     namespace.setdefault("display", _display_into(buffer))
     output = DemoOutput()
     previous = Path.cwd()
-    with matplotlib.rc_context(SVG_SETTINGS), contextlib.redirect_stdout(buffer), warnings.catch_warnings():
+    with lesson_figure_style(), contextlib.redirect_stdout(buffer), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         os.chdir(workdir)
         try:
             exec(compile(source, name, "exec"), namespace)
             for number in plt.get_fignums():
                 svg = io.BytesIO()
+                # no date in the metadata, so a rebuild of unchanged figures gives the same bytes
                 plt.figure(number).savefig(svg, format="svg", metadata={"Date": None})
                 output.figures.append(svg.getvalue())
         finally:

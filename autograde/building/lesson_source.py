@@ -15,6 +15,8 @@ DIV_CLOSE = re.compile(r"^:{3,}\s*$")
 INCLUDE = re.compile(r"^\{\{<\s*include\s+(?P<path>\S+)\s*>\}\}\s*$")
 OPTION_PREFIX = {"python": "#|", "mermaid": "%%|"}
 ATTR = re.compile(r'(?P<key>[\w-]+)="(?P<value>[^"]*)"|\.(?P<cls>[\w-]+)|#(?P<id>[\w-]+)')
+CODE_SPAN = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|\$(?P<inline>[^\s$](?:[^$]*?[^\s$])?)\$(?!\d)", re.DOTALL)
 
 
 class LessonSourceError(ValueError):
@@ -89,6 +91,12 @@ def _walk(blocks: list[Block], inside_answer: bool) -> Iterator[tuple[Block, boo
         yield block, inside_answer
         if isinstance(block, Div):
             yield from _walk(block.children, inside_answer or block.answer_only)
+
+
+def math_formulas(markdown: str) -> list[tuple[str, bool]]:
+    """Every TeX formula in markdown as (tex, is_display), in order, code left out as pandoc does."""
+    return [(match["display"], True) if match["display"] is not None else (match["inline"], False)
+            for match in MATH.finditer(CODE_SPAN.sub("", markdown))]
 
 
 def parse_attributes(text: str) -> tuple[list[str], dict[str, str]]:
