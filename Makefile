@@ -4,7 +4,24 @@ PYTHON  := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: venv build demo report test site site-answer
+.PHONY: venv build demo report test site site-answer system-deps-demo system-deps-test
+
+# Debian packages outside pip: the sandbox for grading, a browser and a database server for the tests. Installed when
+# missing and we are root (CI, a fresh machine); otherwise one line says what to install (the tests needing it skip).
+define debian_packages
+	@missing=""; for package in $(1); do dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "missing Debian packages:$$missing (sudo apt-get install$$missing)"; fi
+endef
+
+system-deps-demo:
+	$(call debian_packages,bubblewrap)
+
+system-deps-test:
+	$(call debian_packages,bubblewrap chromium postgresql)
 
 $(STAMP): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv $(VENV)
@@ -20,14 +37,14 @@ build: $(STAMP)
 	nbgrader generate_assignment lesson05 --force
 
 # autograde examples/submissions from the repo root, print per-test points, then the final-grade report
-demo: build
+demo: build system-deps-demo
 	$(PYTHON) -m autograde demo lesson05
 	$(PYTHON) -m autograde report lesson05
 
 report: $(STAMP)
 	$(PYTHON) -m autograde report lesson05
 
-test: $(STAMP)
+test: $(STAMP) system-deps-test
 	$(PYTHON) -m pytest
 
 # the student site (_site/) and the answer site (_site-answer/); needs Quarto on PATH
