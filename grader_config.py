@@ -4,7 +4,6 @@ import os
 
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import (
-    AssignLatePenalties,
     CheckCellMetadata,
     ClearHiddenTests,
     ClearMarkScheme,
@@ -17,19 +16,21 @@ from nbgrader.preprocessors import (
     InstantiateTests,
     LimitOutput,
     LockCells,
-    OverwriteKernelspec,
-    SaveAutoGrades,
     SaveCells,
 )
 
 from autograde.grading.install import use_parallel_autograde
+from autograde.grading.preprocessors.assign_late_penalties_in_batch import AssignLatePenaltiesInBatch
+from autograde.grading.preprocessors.check_cell_metadata import CheckCellMetadataQuickly
 from autograde.grading.preprocessors.check_submission import CheckSubmission
 from autograde.grading.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
 from autograde.grading.preprocessors.find_vetoes import FindVetoes
 from autograde.grading.preprocessors.judge_hidden_tests import JudgeHiddenTests
 from autograde.grading.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
+from autograde.grading.preprocessors.overwrite_kernelspec_from_snapshot import OverwriteKernelspecFromSnapshot
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
 from autograde.grading.preprocessors.sandboxed_execute import SandboxedExecute
+from autograde.grading.preprocessors.save_auto_grades_in_batch import SaveAutoGradesInBatch
 
 c = get_config()
 
@@ -68,9 +69,9 @@ c.Autograde.sanitize_preprocessors = [
     CheckSubmission,
     ClearOutput,
     DeduplicateIds,
-    OverwriteKernelspec,
+    OverwriteKernelspecFromSnapshot,
     OverwriteCellsInOrder,
-    CheckCellMetadata,
+    CheckCellMetadataQuickly,
 ]
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.autograde_preprocessors = [
@@ -80,12 +81,11 @@ c.Autograde.autograde_preprocessors = [
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
-    CheckCellMetadata,
     FindVetoes,
 ]
 # the code vetoes' probes are answered in the same sandboxed run, right after the code cell (no second run)
 c.SandboxedExecute.probes_after = {"zero_code": "autograde.veto.code:PROBE_CALLS"}
-c.ParallelAutograde.record_preprocessors = [SaveAutoGrades, AssignLatePenalties, RecordVetoes]
+c.ParallelAutograde.record_preprocessors = [SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes]
 
 # The sandbox (README: "What the sandbox guarantees"). Every limit applies to each submission on its own.
 c.Sandbox.memory_bytes = 2 * 1024**3      # address space of each process the submission starts

@@ -12,7 +12,6 @@ points agree for every student both graded, and the time one submission takes af
 from __future__ import annotations
 
 import argparse
-import copy
 import os
 import shutil
 import subprocess
@@ -24,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograde.building.mock_submissions import load_table, write_submissions  # noqa: E402
+from autograde.building.mock_submissions import cycle_table, load_table, write_submissions  # noqa: E402
 from autograde.results.gradebook_scores import read_scores  # noqa: E402
 
 TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")
@@ -71,23 +70,12 @@ def points(course: Path) -> dict[str, tuple[float | None, ...]]:
     return {row.student: tuple(row.scores.get(test) for test in TESTS) for row in read_scores(course, "lesson05", "lesson05")}
 
 
-def class_of(size: int) -> list:
-    """`size` students cycling through the mistake table."""
-    table = load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")
-    rows = []
-    for number in range(size):
-        row = copy.copy(table[number % len(table)])
-        row.student = f"{row.student}_{number:03d}"
-        rows.append(row)
-    return rows
-
-
 def main() -> int:
     """Grade the same class with both pipelines and print the figures."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--submissions", type=int, default=200)
     args = parser.parse_args()
-    rows = class_of(args.submissions)
+    rows = cycle_table(load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml"), args.submissions)
     course_config = {name: (ROOT / name).read_text(encoding="utf-8") for name in ("nbgrader_config.py", "grader_config.py")}
     with tempfile.TemporaryDirectory(prefix="grade-throughput-") as work:
         course = make_course(Path(work) / "course", course_config, rows)

@@ -108,7 +108,7 @@ def test_feedback_never_shows_hidden_test_code(graded):
     assert len(pages) == len(GRADED)
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        for secret in ("plain_number", "_mro_of", "expected_extra", "BEGIN HIDDEN TESTS", "6364136223846793005"):
+        for secret in ("expected_memory", "LESSON_CASES", "check_here", "BEGIN HIDDEN TESTS", "6364136223846793005"):
             assert secret not in html, (page, secret)
     failing = (course / "feedback" / "comm_swapped" / "lesson05" / "lesson05.html").read_text(encoding="utf-8")
     assert "AssertionError: zero_communication_volume(" in failing

@@ -1,7 +1,6 @@
 """The batch as an instructor runs it: parallel, killed at any moment and run again, nothing lost or doubled."""
 from __future__ import annotations
 
-import copy
 import os
 import shutil
 import signal
@@ -14,7 +13,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook, SubmittedAssignment
 
-from autograde.building.mock_submissions import load_table, write_submissions
+from autograde.building.mock_submissions import cycle_table, load_table, write_submissions
 from autograde.results.gradebook_scores import read_scores
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,16 +23,6 @@ QUICK = [row for row in load_table(ROOT / "tests" / "data" / "submissions" / "mi
 STUDENTS = 16
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (make test installs it as root)")
-
-
-def class_of(size: int) -> list:
-    """`size` students cycling through the quick rows of the mistakes table, named s00, s01, …"""
-    rows = []
-    for number in range(size):
-        row = copy.copy(QUICK[number % len(QUICK)])
-        row.student = f"s{number:02d}"
-        rows.append(row)
-    return rows
 
 
 def processes_in(folder: Path, grace_s: float = 5.0) -> list[int]:
@@ -64,7 +53,7 @@ class Course:
         self.env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
         self.nbgrader = str(Path(sys.executable).with_name("nbgrader"))
         assert self.run("generate_assignment", "lesson05", "--force").returncode == 0
-        self.table = class_of(STUDENTS)
+        self.table = cycle_table(QUICK, STUDENTS, name="s{number:02d}")
         write_submissions(root / "release" / "lesson05" / "lesson05.ipynb", self.table, root / "submitted", "lesson05")
 
     def run(self, *args: str) -> subprocess.CompletedProcess:

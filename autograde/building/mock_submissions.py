@@ -106,3 +106,13 @@ def write_submissions(release_path: Path, table: list[MockSubmission], submitted
             nbformat.write(submission_notebook(release, row, code_cell_id), target)
         folders.append(folder.parent)
     return folders
+
+
+def cycle_table(table: list[MockSubmission], size: int, name: str = "{student}_{number:03d}") -> list[MockSubmission]:
+    """`size` submissions going round the table, each renamed by `name` (a class of any size for tests and benches)."""
+    rows = []
+    for number in range(size):
+        row = copy.copy(table[number % len(table)])
+        row.student = name.format(student=row.student, number=number)
+        rows.append(row)
+    return rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from autograde.assignment_spec import load_spec
@@ -86,7 +86,7 @@ class HiddenTest:
     title: str
     checks: tuple[Check, ...]
 
-    @property
+    @cached_property
     def calls(self) -> tuple[Call, ...]:
         """Every call the checks read, each once, in first-use order."""
         return tuple(dict.fromkeys(call for check in self.checks for call in check.calls()))

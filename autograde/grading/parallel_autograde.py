@@ -21,21 +21,25 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.converters import Autograde, NbGraderException
-from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
+from nbgrader.converters import Autograde, BaseConverter, NbGraderException
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from traitlets import List
 
+from autograde.grading.batch_gradebook import SHARED_KEY, one_transaction
 from autograde.grading.pool import GradingPool, Lost
+from autograde.grading.preprocessors.assign_late_penalties_in_batch import AssignLatePenaltiesInBatch
 from autograde.grading.preprocessors.check_submission import UngradableSubmission
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
+from autograde.grading.preprocessors.save_auto_grades_in_batch import SaveAutoGradesInBatch
 from autograde.grading.sandbox.bwrap import SandboxUnavailable
 from autograde.grading.sandbox.settings import Sandbox
 from autograde.grading.sandbox.worker import shared_worker
-from autograde.results.ungradable import load_ungradable, record_missing_notebooks, set_ungradable, unreadable_reason
+from autograde.results.ungradable import (UnreadableNotebook, load_ungradable, read_submitted_notebook,
+                                          record_missing_notebooks, set_ungradable)
 
 NOT_REGISTERED = ("{assignment} is not in the gradebook ({db_url}) yet: run `make build` "
                   "(or `nbgrader generate_assignment {assignment}`) first, then autograde again")
@@ -49,7 +53,7 @@ class GradedNotebook:
     """One notebook as a worker left it: graded, not yet recorded."""
 
     path: str
-    notebook: str
+    notebook: NotebookNode
     resources: dict[str, Any]
 
 
@@ -68,13 +72,17 @@ class GradedSubmission:
 class ParallelAutograde(Autograde):
     """nbgrader's Autograde converter with a parallel, sandboxed, resumable batch in place of its serial loop."""
 
-    record_preprocessors = List([SaveAutoGrades, AssignLatePenalties, RecordVetoes], help=(
+    record_preprocessors = List([SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes], help=(
         "Preprocessors run by the grading process itself on each graded notebook: the only ones that write "
         "the gradebook or files. `sanitize_preprocessors` and `autograde_preprocessors` run in the workers."
     )).tag(config=True)
 
+    chains: dict[str, list[Any]]
+    """The preprocessors of the two passes, each built in a worker on first use (set empty before the workers fork)."""
+
     def convert_notebooks(self) -> None:
         """Grade every submission that needs it, several at once, recording each as it finishes."""
+        self.chains = {}
         assignment = self.coursedir.assignment_id
         known = self._registered_notebooks(assignment)
         settings = Sandbox(parent=self)
@@ -154,7 +162,10 @@ class ParallelAutograde(Autograde):
                    TimeRemainingColumn())
         recorded = 0
         try:
-            with Progress(*columns, console=console) as progress:
+            pool.start(len(tasks))
+            self.recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]
+            with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as self.batch_gradebook, \
+                    Progress(*columns, console=console) as progress:
                 bar = progress.add_task("autograde", total=len(tasks))
                 for (assignment, student, _), graded in pool.results(tasks, stop):
                     if isinstance(graded, Lost):
@@ -191,27 +202,25 @@ class ParallelAutograde(Autograde):
         return graded
 
     def _grade_notebook(self, path: str) -> GradedNotebook:
-        """One notebook through the sanitize and autograde preprocessors."""
-        reason = unreadable_reason(Path(path))
-        if reason:
-            raise UngradableSubmission(reason)
+        """One notebook through the sanitize and autograde preprocessors, in memory (no copy or JSON between passes)."""
+        try:
+            notebook = read_submitted_notebook(Path(path))
+        except UnreadableNotebook as unreadable:
+            raise UngradableSubmission(str(unreadable)) from None
         resources = self.init_single_notebook_resources(path)
-        sanitized, resources = self._exporter("sanitize").from_filename(path, resources=resources)
-        graded, resources = self._exporter("autograde").from_notebook_node(
-            nbformat.reads(sanitized, as_version=4), resources=resources)
+        resources["metadata"] = {"name": Path(path).stem, "path": str(Path(path).parent)}
+        for preprocessor in self._chain("sanitize") + self._chain("autograde"):
+            notebook, resources = preprocessor(notebook, resources)
         kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
         kept["autograde"] = {"vetoes": resources.get("autograde", {}).get("vetoes", {})}
-        return GradedNotebook(path, graded, kept)
+        return GradedNotebook(path, notebook, kept)
 
-    def _exporter(self, kind: str) -> Any:
-        """This worker's exporter for the sanitize or the autograde pass, built once."""
-        cache = self.__dict__.setdefault("_exporters", {})
-        if kind not in cache:
-            exporter = self.exporter_class(parent=self, config=self.config)
-            for preprocessor in self.sanitize_preprocessors if kind == "sanitize" else self.autograde_preprocessors:
-                exporter.register_preprocessor(preprocessor)
-            cache[kind] = exporter
-        return cache[kind]
+    def _chain(self, kind: str) -> list[Any]:
+        """This worker's preprocessors for the sanitize or the autograde pass, built on first use."""
+        if kind not in self.chains:
+            classes = self.sanitize_preprocessors if kind == "sanitize" else self.autograde_preprocessors
+            self.chains[kind] = [preprocessor(parent=self) for preprocessor in classes]
+        return self.chains[kind]
 
     def _record_safely(self, graded: GradedSubmission) -> str:
         """Record one submission; a failure costs only that submission. Returns its result line."""
@@ -228,19 +237,23 @@ class ParallelAutograde(Autograde):
         return f"  NOT GRADED {name}: {graded.failure}"
 
     def _record(self, graded: GradedSubmission) -> str:
-        """Write the gradebook, then vetoes.json, then the autograded notebook (last: it marks the student done)."""
+        """Write the gradebook in one transaction, then vetoes.json, then the notebook (last: it marks the student done)."""
         assignment, student = graded.assignment_id, graded.student_id
         self.notebooks = [notebook.path for notebook in graded.notebooks]
         shutil.rmtree(self._format_dest(assignment, student), ignore_errors=True)  # the new result replaces the old
         self.run_pre_convert_hook()
-        self.init_assignment(assignment, student)
-        recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]
+        recorded = []
+        with one_transaction(self.batch_gradebook):
+            self.init_assignment(assignment, student)
+            for result in graded.notebooks:
+                notebook = result.notebook
+                resources = dict(result.resources, outputs={})
+                resources["autograde"] = dict(resources.get("autograde", {}), **{SHARED_KEY: self.batch_gradebook})
+                for recorder in self.recorders:
+                    notebook, resources = recorder(notebook, resources)
+                recorded.append((notebook, resources))
         points, vetoes = [], []
-        for result in graded.notebooks:
-            notebook = nbformat.reads(result.notebook, as_version=4)
-            resources = dict(result.resources, outputs={})
-            for recorder in recorders:
-                notebook, resources = recorder(notebook, resources)
+        for notebook, resources in recorded:
             self._write(notebook, resources)
             points += [utils.determine_grade(cell)[0] or 0.0 for cell in notebook.cells
                        if utils.is_grade(cell) and cell.cell_type == "code"]
@@ -250,6 +263,27 @@ class ParallelAutograde(Autograde):
         self.run_post_convert_hook()
         shown = ", ".join(sorted(set(vetoes))) or "—"
         return f"  {student:<16} code {sum(points):g}/{len(points)}  veto candidates: {shown}  ({graded.seconds:.2f} s)"
+
+    def init_assignment(self, assignment_id: str, student_id: str) -> None:
+        """nbgrader's Autograde.init_assignment through the batch's gradebook (the assignment was checked at the start).
+
+        Copies the submission's other files, creates the student (or refuses, without `create_student`), records the
+        submission with its timestamp, and puts the source's other files (not notebooks) in place.
+        """
+        BaseConverter.init_assignment(self, assignment_id, student_id)
+        gradebook = self.batch_gradebook
+        if self.create_student:
+            gradebook.update_or_create_student(student_id)
+        else:
+            gradebook.find_student(student_id)
+        timestamp = self.coursedir.get_existing_timestamp(self._format_source(assignment_id, student_id))
+        gradebook.update_or_create_submission(assignment_id, student_id, **({"timestamp": timestamp} if timestamp else {}))
+        source = Path(self.coursedir.format_path(self.coursedir.source_directory, ".", assignment_id))
+        dest = Path(self._format_dest(assignment_id, student_id))
+        for path in map(Path, utils.find_all_files(str(source), self.coursedir.ignore + ["*.ipynb"])):
+            target = dest / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target)
 
     def _write(self, notebook: Any, resources: dict[str, Any]) -> None:
         """Each extra output file, then the notebook, each written whole (temporary name, then rename)."""

@@ -52,12 +52,16 @@ class GradingPool(Generic[Task]):
         self.workers[ours] = process
         return ours
 
+    def start(self, tasks: int) -> None:
+        """Fork the workers (before this process opens anything they must not inherit, such as a database)."""
+        while len(self.workers) < min(self.size, tasks):
+            self._spawn()
+
     def results(self, tasks: Sequence[Task], stop: threading.Event) -> Iterator[tuple[Task, Any]]:
         """Each task with its result as soon as it is done (a task whose worker died as Lost), until `stop` is set."""
         pending = deque(range(len(tasks)))
         busy: dict[Connection, int] = {}
-        while len(self.workers) < min(self.size, len(tasks)):
-            self._spawn()
+        self.start(len(tasks))
         for connection in list(self.workers):
             if pending:
                 connection.send(tasks[pending[0]])

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import nbformat
+from nbformat.notebooknode import NotebookNode
 
 
 def registry_path(assignment: str, root: Path | None = None) -> Path:
@@ -34,15 +35,20 @@ def set_ungradable(assignment: str, student: str, reason: str | None, root: Path
     path.write_text(json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def unreadable_reason(notebook: Path) -> str | None:
-    """Why a submitted notebook cannot be read, or None if nbformat reads it."""
+class UnreadableNotebook(ValueError):
+    """A submitted file that nbformat cannot read; the message is the reason to record."""
+
+
+def read_submitted_notebook(notebook: Path) -> NotebookNode:
+    """The submitted notebook; UnreadableNotebook with a reason for a person when nbformat cannot read it."""
     try:
-        nbformat.read(notebook, as_version=4)
+        return nbformat.read(notebook, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError):
-        return f"{notebook.name} is not valid JSON; ask the student to re-download the release notebook and resubmit"
-    except (nbformat.ValidationError, UnicodeDecodeError, KeyError) as error:
-        return f"{notebook.name} is not a valid notebook ({type(error).__name__}); ask the student to resubmit"
-    return None
+        raise UnreadableNotebook(f"{notebook.name} is not valid JSON; ask the student to re-download the release notebook "
+                                 "and resubmit") from None
+    except (nbformat.ValidationError, UnicodeDecodeError, KeyError, AttributeError, TypeError) as error:
+        raise UnreadableNotebook(f"{notebook.name} is not a valid notebook ({type(error).__name__}); "
+                                 "ask the student to resubmit") from None
 
 
 def record_missing_notebooks(assignment: str, notebook: str, root: Path | None = None) -> list[str]:

@@ -1,11 +1,13 @@
-"""OverwriteCells that restores deleted cells robustly: after any kind of cell, and past unknown cells."""
+"""OverwriteCells that restores deleted cells robustly (after any kind of cell, past unknown cells), from a snapshot."""
 from __future__ import annotations
 
 from typing import Any
 
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
-from nbgrader.preprocessors import OverwriteCells
+from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
+
+from autograde.grading.source_snapshot import source_snapshot
 
 CLEARED_IN_RELEASE = ("### BEGIN HIDDEN TESTS", "### BEGIN MARK SCHEME")
 """Markers of cell regions the release removes, so those cells' release checksums always differ from the source's."""
@@ -16,7 +18,19 @@ class OverwriteCellsInOrder(OverwriteCells):
 
     nbgrader 0.9.6 only looks the previous source cell up among graded/solution cells, so a deleted
     answer that follows a read-only prose cell raises KeyError and the whole submission fails.
+    The source cells come from a per-process snapshot instead of a gradebook query per cell.
     """
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
+        """nbgrader's OverwriteCells.preprocess, reading the source cells from the snapshot."""
+        info = resources["nbgrader"]
+        self.notebook_id, self.assignment_id, self.db_url = info["notebook"], info["assignment"], info["db_url"]
+        self.gradebook = source_snapshot(self.db_url, self.assignment_id, self.notebook_id)
+        nb, resources = NbGraderPreprocessor.preprocess(self, nb, resources)  # each cell through preprocess_cell
+        if self.add_missing_cells:
+            nb, resources = self.add_missing_grade_cells(nb, resources)
+            nb, resources = self.add_missing_task_cells(nb, resources)
+        return nb, resources
 
     def add_missing_grade_cells(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Insert each missing grade cell after its nearest present predecessor in the source notebook."""

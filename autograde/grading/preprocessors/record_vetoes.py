@@ -5,10 +5,10 @@ import json
 
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
-from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Unicode
 
+from autograde.grading.batch_gradebook import gradebook_in
 from autograde.veto.finding import CATALOGUE, Veto
 
 VETOES_FILE = "vetoes.json"
@@ -30,7 +30,7 @@ class RecordVetoes(NbGraderPreprocessor):
         """Replace earlier veto lines in each checked cell's auto-comment; add vetoes.json to the outputs."""
         info = resources["nbgrader"]
         findings: dict[str, list[Veto]] = resources.get("autograde", {}).get("vetoes", {})
-        with Gradebook(info["db_url"]) as gradebook:
+        with gradebook_in(resources) as gradebook:
             for grade_id, vetoes in findings.items():
                 comment = gradebook.find_comment(grade_id, info["notebook"], info["assignment"], info["student"])
                 kept = [line for line in (comment.auto_comment or "").splitlines() if not line.startswith(COMMENT_MARK)]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -30,35 +31,41 @@ def hidden_tests_of(assignment: str) -> dict[str, HiddenTest]:
         return {}
 
 
-def student_copy(nb: NotebookNode) -> str:
-    """The notebook as the student has it (no hidden tests, no mark scheme): the only file the sandbox sees."""
+def student_copy(nb: NotebookNode, resources: ResourcesDict) -> str:
+    """The only file the sandbox sees: the notebook as the student submitted it (no hidden tests, no mark scheme)."""
+    submitted = Path(resources.get("metadata", {}).get("path", ""), resources.get("unique_key", "") + ".ipynb")
+    if submitted.is_file():
+        return submitted.read_text(encoding="utf-8")
     visible = copy.deepcopy(nb)
-    resources: dict[str, Any] = {}
     for strip in (ClearHiddenTests(), ClearMarkScheme(enforce_metadata=False)):
-        visible, resources = strip.preprocess(visible, resources)
+        visible, _ = strip.preprocess(visible, {})
     return nbformat.writes(visible)
+
+
+def is_mime_bundle(data: Any) -> bool:
+    """Display data as nbformat 4 allows it: MIME type → text (or lines of text), JSON types → any JSON."""
+    return isinstance(data, dict) and all(
+        isinstance(mime, str) and "/" in mime and (
+            mime.endswith("json") or isinstance(value, str) or isinstance(value, list) and all(isinstance(line, str) for line in value))
+        for mime, value in data.items())
 
 
 def notebook_output(raw: dict[str, Any]) -> NotebookNode | None:
     """One output the sandbox reported, as an nbformat output; None for anything malformed."""
     kind = raw.get("output_type")
-    try:
-        if kind == "stream" and raw.get("name") == "truncated":
-            return nbformat.v4.new_output("stream", name="stderr", text=TRUNCATED)
-        if kind == "stream" and raw.get("name") in ("stdout", "stderr") and isinstance(raw.get("text"), str):
-            return nbformat.v4.new_output("stream", name=raw["name"], text=raw["text"])
-        if kind == "error":
-            traceback = [line for line in raw.get("traceback", []) if isinstance(line, str)]
-            return nbformat.v4.new_output("error", ename=str(raw.get("ename", "")), evalue=str(raw.get("evalue", "")),
-                                          traceback=traceback)
-        if kind in ("display_data", "execute_result") and isinstance(raw.get("data"), dict):
-            output = nbformat.v4.new_output(kind, data=raw["data"], metadata=raw.get("metadata") or {})
-            if kind == "execute_result":
-                output.execution_count = raw.get("execution_count") if type(raw.get("execution_count")) is int else None
-            nbformat.validate(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(outputs=[output])]))
-            return output
-    except (nbformat.ValidationError, TypeError, ValueError):
-        return None
+    if kind == "stream" and raw.get("name") == "truncated":
+        return nbformat.v4.new_output("stream", name="stderr", text=TRUNCATED)
+    if kind == "stream" and raw.get("name") in ("stdout", "stderr") and isinstance(raw.get("text"), str):
+        return nbformat.v4.new_output("stream", name=raw["name"], text=raw["text"])
+    if kind == "error":
+        traceback = [line for line in raw.get("traceback", []) if isinstance(line, str)]
+        return nbformat.v4.new_output("error", ename=str(raw.get("ename", "")), evalue=str(raw.get("evalue", "")),
+                                      traceback=traceback)
+    if kind in ("display_data", "execute_result") and is_mime_bundle(raw.get("data")) and isinstance(raw.get("metadata", {}), dict):
+        output = nbformat.v4.new_output(kind, data=raw["data"], metadata=raw.get("metadata", {}))
+        if kind == "execute_result":
+            output.execution_count = raw.get("execution_count") if type(raw.get("execution_count")) is int else None
+        return output
     return None
 
 
@@ -96,7 +103,7 @@ class SandboxedExecute(NbGraderPreprocessor):
                 steps.append(ProbeStep(import_calls(self.probes_after[grade_id]), settings.cell_timeout))
                 cells.append(cell)
         worker = shared_worker(settings, self.log)
-        results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb)},
+        results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb, resources)},
                             {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes)
         answers = resources.setdefault("autograde", {}).setdefault("answers", {})
         probes = resources["autograde"].setdefault("probes", {})

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from autograde.grading.calls import Call
@@ -33,7 +34,13 @@ class ProbeStep:
 
     def to_json(self) -> dict[str, Any]:
         """The step as the sandbox reads it."""
-        return {"kind": "probe", "calls": [call.to_json() for call in self.calls], "timeout": self.timeout, "keep": False}
+        return {"kind": "probe", "calls": _calls_json(self.calls), "timeout": self.timeout, "keep": False}
+
+
+@cache
+def _calls_json(calls: tuple[Call, ...]) -> list[list[Any]]:
+    """The calls as the sandbox reads them, built once per set (a hidden test makes the same calls for everyone)."""
+    return [call.to_json() for call in calls]
 
 
 Step = CellStep | ProbeStep

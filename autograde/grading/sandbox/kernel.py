@@ -20,7 +20,6 @@ import signal
 import socket
 import sys
 import tempfile
-import time
 from typing import Any
 
 CLONE_NEWNS = 0x00020000
@@ -206,7 +205,9 @@ def _supervise(libc: _Libc, shell: Any, request: dict[str, Any], fds: list[int])
 
     signal.signal(signal.SIGTERM, stop)
     limit = baseline + int(request["processes"])
+    exited = os.pidfd_open(executor)
     while True:
+        select.select([exited], [], [], 0.01)  # wakes at once when the executor ends, else every 10 ms to count processes
         pid, status = os.waitpid(executor, os.WNOHANG)
         if pid:
             if outcome[0] == EXIT_OK and os.waitstatus_to_exitcode(status) != 0:
@@ -218,7 +219,6 @@ def _supervise(libc: _Libc, shell: Any, request: dict[str, Any], fds: list[int])
         if outcome[0] == EXIT_OK and _count_processes() > limit:
             outcome[0] = EXIT_PROCESSES
             kill_job()
-        time.sleep(0.01)
 
 
 def _count_processes() -> int:
