@@ -40,6 +40,8 @@ class SandboxWorker:
         self.process: subprocess.Popen[bytes] | None = None
         self.control: socket.socket | None = None
         self.log = tempfile.TemporaryFile()
+        self.lock = threading.Lock()
+        """One job at a time: the zygote runs jobs one after another."""
 
     def start(self) -> None:
         """Start bubblewrap and the zygote; it imports IPython while the first job is being prepared."""
@@ -80,7 +82,12 @@ class SandboxWorker:
             raise SandboxUnavailable(self.startup_error() if gone else outcome.reason or outcome.ending)
 
     def run(self, job: Job) -> JobOutcome:
-        """Run a job; the outcome says which steps finished and how the process ended."""
+        """Run a job (callers in several threads wait their turn); the outcome says which steps finished and how."""
+        with self.lock:
+            return self._run(job)
+
+    def _run(self, job: Job) -> JobOutcome:
+        """Run a job on this sandbox, starting it first if needed."""
         if self.process is None or self.process.poll() is not None:
             self.close()
             self.start()
