@@ -35,6 +35,12 @@ GOLDEN = [
     ("1/N", "1/N_d"),
     ("N_{d}", "N_d"),
     ("a  b\n c", "a b c"),
+    ("a reduce scatter plus an all gather", "a reduce-scatter plus an all-gather"),
+    ("all-gahter, reduce-scater, allreduce, redcue-scatter", "all-gather, reduce-scatter, all-reduce, reduce-scatter"),
+    ("AllGather / ReduceScatter / All_Reduce", "all-gather / reduce-scatter / all-reduce"),
+    ("all_gather_into_tensor and reduce_scatter_tensor", "all-gather and reduce-scatter"),
+    ("it all-gathers, then reduce scattering, all-reducing", "it all-gathers, then reduce-scattering, all-reducing"),
+    ("the stages all reduce memory", "the stages all reduce memory"),
 ]
 
 
