@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.patterns import PATTERNS_PATH, pattern_book
 from autograde.veto.scoring import LABELLED_DIR, load_labelled, score
 from autograde.veto.text import find_vetoes
 
@@ -363,13 +364,14 @@ def test_long_answer_with_one_wrong_sentence() -> None:
 
 
 def _examples() -> list[tuple[str, str, str, bool]]:
-    """Every (veto id, frame, sentence, should veto) example declared in patterns.yaml."""
+    """Every (veto id, frame, sentence, should veto) example declared in patterns.yaml, the sharding table's included."""
+    table = yaml.safe_load(PATTERNS_PATH.read_text(encoding="utf-8"))["sharding"]["examples"]
     return [
         (frame.veto_id, frame.name, sentence, kind == "veto")
         for frame in pattern_book().frames
         for kind, sentences in frame.examples.items()
         for sentence in sentences
-    ]
+    ] + [(veto_id, "sharding", sentence, kind == "veto") for veto_id, kinds in table.items() for kind, sentences in kinds.items() for sentence in sentences]
 
 
 @pytest.mark.parametrize(("veto_id", "frame", "sentence", "should_veto"), _examples())
@@ -379,8 +381,46 @@ def test_pattern_examples(veto_id: str, frame: str, sentence: str, should_veto: 
 
 
 def test_every_frame_declares_a_veto_example() -> None:
-    """Does each frame in patterns.yaml carry at least one sentence that must veto?"""
-    assert [f.name for f in pattern_book().frames if not f.examples.get("veto")] == []
+    """Does each hand-written frame in patterns.yaml carry at least one sentence that must veto (the table's frames are
+    checked by the matrix below)?"""
+    assert [f.name for f in pattern_book().frames if not f.examples.get("veto") and not f.name.startswith("table-")] == []
+
+
+LESSON_SHARDS = {1: {"optimizer"}, 2: {"gradients", "optimizer"}, 3: {"parameters", "gradients", "optimizer"}}
+"""What the lesson says each stage shards (written here, not read from patterns.yaml, so a wrong table fails)."""
+STATE_NOUNS = {"parameters": ("parameters", "参数"), "gradients": ("gradients", "梯度"), "optimizer": ("optimizer states", "优化器状态"), "activations": ("activations", "激活")}
+SHARDING_PHRASES = [
+    ("ZeRO-{n} shards the {en}.", True),
+    ("ZeRO-{n} does not shard the {en}.", False),
+    ("ZeRO-{n} keeps a full copy of the {en} on every GPU.", False),
+    ("ZeRO-{n} does not keep a full copy of the {en} on every GPU.", True),
+    ("In ZeRO-{n} each rank holds only 1/N_d of the {en}.", True),
+    ("ZeRO-{n} 把{zh}分片了。", True),
+    ("ZeRO-{n} 不切分{zh}。", False),
+    ("ZeRO-{n} 每张卡都保留完整的{zh}。", False),
+    ("ZeRO-{n} 每张卡只保存 1/N_d 的{zh}。", True),
+]
+"""(sentence, whether it says the state is sharded); "keeps a full copy" is not asked of activations, which differ per rank."""
+
+
+@pytest.mark.parametrize(
+    ("stage", "state", "phrase", "says_sharded"),
+    [
+        (stage, state, phrase, says_sharded)
+        for stage in (1, 2, 3)
+        for state in STATE_NOUNS
+        for phrase, says_sharded in SHARDING_PHRASES
+        if not (state == "activations" and ("full" in phrase or "完整" in phrase))
+    ],
+)
+def test_every_stage_and_state_is_judged_against_the_lesson(stage: int, state: str, phrase: str, says_sharded: bool) -> None:
+    """Does each way of saying that stage N shards (or keeps whole) a state veto exactly when the lesson says otherwise?"""
+    en, zh = STATE_NOUNS[state]
+    if state == "activations":
+        expected = [A] if says_sharded else []
+    else:
+        expected = [] if says_sharded == (state in LESSON_SHARDS[stage]) else [S]
+    assert ids(phrase.format(n=stage, en=en, zh=zh)) == expected
 
 
 # Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).

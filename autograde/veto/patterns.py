@@ -14,6 +14,7 @@ from autograde.veto.finding import CATALOGUE
 from autograde.veto.normalize import normalize
 from autograde.veto.polarity import Polarity
 from autograde.veto.quantities import QuantityCues
+from autograde.veto.sharding_table import TableError, sharding_frame_specs
 from autograde.veto.stages import StageTagger, tag
 
 PATTERNS_PATH = Path(__file__).with_name("patterns.yaml")
@@ -72,6 +73,10 @@ class PatternBook:
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
+    noun_after_comma: re.Pattern[str]
+    """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
+    own_verb: re.Pattern[str]
+    """Right after an object: a verb whose subject it is (", and parameters stay replicated"), so no earlier verb acts on it."""
     rhetorical_tail: re.Pattern[str]
     question_forms: re.Pattern[str]
     placeholders: frozenset[str]
@@ -84,9 +89,12 @@ class PatternBook:
         data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
         cues = data["cues"]
         expand = _Expander(data["terms"], cues["gap_blockers"])
-        frames = tuple(
-            _frame(veto_id, spec, expand) for veto_id, specs in data["vetoes"].items() for spec in specs
-        )
+        specs = [(veto_id, spec) for veto_id, specs in data["vetoes"].items() for spec in specs]
+        try:
+            specs += sharding_frame_specs(data["sharding"])
+        except TableError as error:
+            raise PatternError(str(error)) from error
+        frames = tuple(_frame(veto_id, spec, expand) for veto_id, spec in specs)
         return cls(
             frames=frames,
             tagger=StageTagger(data["stages"], cues["reference_before"], expand(cues["reference_after"])),
@@ -96,6 +104,8 @@ class PatternBook:
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
+            noun_after_comma=re.compile(expand(r",\s*(?:and\s+|or\s+|but\s+)?(?:the\s+)?(?:{object_noun})")),
+            own_verb=re.compile(f"\\s*(?:{expand(cues['own_verb'])})", re.IGNORECASE),
             rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),
             question_forms=re.compile(cues["question_forms"], re.IGNORECASE),
             placeholders=frozenset(_key(p) for p in data["placeholders"]),

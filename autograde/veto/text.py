@@ -171,12 +171,16 @@ def _object_bound(
             continue
         if m.start() < start and direct is not None and not frame.object.match(text, direct):
             continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
+        if m.start() >= end and book.own_verb.match(text, m.end()):
+            continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
         low, high = (end, m.start()) if m.start() >= end else (m.end(), start)
         between = text[low:high] if low < high else ""
         if book.barriers.search(between) or {t.group(1) for t in TAG.finditer(between)} - {subject}:
             continue  # another verb or another stage owns the object
         if frame.polarity == "denied" and book.object_nouns.search(between):
             continue
+        if m.start() < start and book.noun_after_comma.search(between):
+            continue  # "shards gradients, and parameters stay replicated": the nearer noun is the verb's subject
         return True
     return False
 
