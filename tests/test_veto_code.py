@@ -38,8 +38,8 @@ def submission(name: str) -> str:
     return submission_source(EXERCISE, SUBMISSIONS[name])
 
 
-TIMEOUT_S = 2.0
-"""Seconds each submission may run: ample for the exercise (≈0.1 s), short for the ones that hang."""
+TIMEOUT_S = 5.0
+"""Seconds each submission may run: ample for the exercise (≈0.1 s) on a loaded machine, short for the ones that hang."""
 
 
 @cache

@@ -39,7 +39,8 @@ def _broken_book(tmp_path: Path, **frame_fields: object) -> Path:
         ({"predicate": "{no_such_term}"}, "unknown term {no_such_term}"),
         ({"predicate": "(unclosed"}, "frame 'broken': field 'predicate' is not a valid regex"),
         ({"veto_id": "no-such-veto", "predicate": "x"}, "unknown veto id"),
-        ({}, "give exactly one of `predicate` or `quantity`"),
+        ({}, "give exactly one of `predicate`, `quantity` or `ledger`"),
+        ({"ledger": "vibes"}, "`ledger` must be one of part, sum, all-reduce"),
     ],
 )
 def test_broken_pattern_is_reported(tmp_path: Path, fields: dict[str, object], message: str) -> None:

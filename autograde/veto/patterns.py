@@ -11,6 +11,7 @@ from typing import Any, Literal
 import yaml
 
 from autograde.veto.finding import CATALOGUE
+from autograde.veto.ledger import LEDGER_CHECKS, LedgerReader
 from autograde.veto.normalize import normalize
 from autograde.veto.polarity import Polarity
 from autograde.veto.quantities import QuantityCues
@@ -36,9 +37,11 @@ class Frame:
     name: str
     """Unique name, reported as the finding's `detail["pattern"]`."""
     predicate: re.Pattern[str] | None
-    """The claim's verb phrase; None for quantity frames."""
+    """The claim's verb phrase; None for quantity and ledger frames."""
     quantity: tuple[frozenset[float], frozenset[float]] | None
     """(wrong, right) multiples of Ψ for quantity frames."""
+    ledger: str | None
+    """For ledger frames, what they check (one of ledger.LEDGER_CHECKS)."""
     subject: frozenset[str] | None
     """Stages the claim must be about; None for any."""
     object: re.Pattern[str] | None
@@ -69,6 +72,7 @@ class PatternBook:
     tagger: StageTagger
     polarity: Polarity
     quantities: QuantityCues
+    ledger: LedgerReader
     clause_breaks: re.Pattern[str]
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
@@ -100,6 +104,7 @@ class PatternBook:
             tagger=StageTagger(data["stages"], cues["reference_before"], expand(cues["reference_after"])),
             polarity=Polarity.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
+            ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["units"]),
             clause_breaks=re.compile(cues["clause_breaks"], re.IGNORECASE),
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
@@ -172,8 +177,10 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
     where = f"patterns.yaml: veto {veto_id!r}, frame {spec.get('name')!r}"
     if veto_id not in CATALOGUE:
         raise PatternError(f"{where}: unknown veto id; it must be one of catalogue.yaml")
-    if ("predicate" in spec) == ("quantity" in spec):
-        raise PatternError(f"{where}: give exactly one of `predicate` or `quantity`")
+    if sum(key in spec for key in ("predicate", "quantity", "ledger")) != 1:
+        raise PatternError(f"{where}: give exactly one of `predicate`, `quantity` or `ledger`")
+    if spec.get("ledger", LEDGER_CHECKS[0]) not in LEDGER_CHECKS:
+        raise PatternError(f"{where}: `ledger` must be one of {', '.join(LEDGER_CHECKS)}")
 
     def regex(key: str) -> re.Pattern[str] | None:
         if key not in spec:
@@ -189,6 +196,7 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
         name=spec["name"],
         predicate=regex("predicate"),
         quantity=(frozenset(map(float, quantity["wrong"])), frozenset(map(float, quantity["right"]))) if quantity else None,
+        ledger=spec.get("ledger"),
         subject=frozenset(spec["subject"]) if "subject" in spec else None,
         object=regex("object"),
         polarity=spec.get("polarity", "asserted"),

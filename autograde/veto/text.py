@@ -118,9 +118,12 @@ def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
 
 
 def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tuple[int, int]]:
-    """Spans where `frame` claims something: predicate matches, or stated totals with a wrong multiple of Ψ."""
+    """Spans where `frame` claims something: predicate matches, ledgers that break its check, or stated totals with a wrong multiple of Ψ."""
     if frame.predicate is not None:
         yield from (m.span() for m in frame.predicate.finditer(sentence.text))
+        return
+    if frame.ledger is not None:
+        yield from book.ledger.wrong(sentence.text, frame.ledger)
         return
     assert frame.quantity is not None
     wrong, right = frame.quantity
