@@ -148,6 +148,43 @@ def test_reported_claims_are_not_asserted(answer: str, question: str, expected: 
 
 
 @pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("Saying that FSDP shards activations would be wrong: activations differ on every rank.", "q1"),
+        ("A tempting but false conclusion is that ZeRO-3 partitions activations because it partitions everything else.", "q1"),
+        ("It would be a mistake to say ZeRO-2 shards the parameters; it shards gradients and optimizer states.", "q2"),
+        ("Some textbooks loosely write that ZeRO-1 halves the communication. That is misleading: it is still 2Ψ.", "q2"),
+        ("说 ZeRO-2 把参数分片是不对的，它分片的是梯度和优化器状态。", "q2"),
+        ("You might expect FSDP to shard the activations as well. It doesn't, because nothing about them is duplicated.", "q1"),
+    ],
+)
+def test_english_and_chinese_verdicts_refute(answer: str, question: str) -> None:
+    """Is a claim followed or preceded by a verdict ("would be wrong", "a false conclusion is that", "it would be a
+    mistake to say", "…是不对的") or put as an expectation ("you might expect") left alone?"""
+    assert ids(answer, question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "expected"),
+    [
+        ("ZeRO-2 shards gradients and optimizer states, and parameters stay replicated.", "q2", []),
+        ("说 reduce-scatter 比 all-reduce 快两倍，就是指它只传一半的数据。", "q2", []),
+        ("ZeRO-3 all-gathers the parameters once per step, so it moves 2Ψ like DDP.", "q3", [C]),
+        ("Prefetching hides both all-gathers, and since the total is 2Ψ anyway it barely matters.", "q3", [C]),
+        ("RS 是 Ψ，但 AG 要把 full params 发给每个 rank，算 2Ψ，所以 ZeRO-1 实际是 3Ψ。", "q2", [C]),
+        ("ZeRO-3 的每卡显存是 16Ψ/N_d，没有下限，所以长序列只要加 DP 卡就行。", "q1", [U]),
+        ("ZeRO-1 把梯度分了片，所以天然要用 reduce-scatter。", "q2", [S]),
+        ("Already at stage 1 each rank only stores its slice of the weights.", "q1", [S]),
+        ("ZeRO-3 在前向算完每一层后，会把这一层的输出按 rank 数切成 N_d 份。", "q1", [A]),
+    ],
+)
+def test_whose_claim_and_which_stage(answer: str, question: str, expected: list[str]) -> None:
+    """Is a noun with its own verb not the object of the one before, a pronoun for a collective not a stage, a marked
+    total the question's stage, and does "所以" end a stage's hold on the value before it?"""
+    assert ids(answer, question) == expected
+
+
+@pytest.mark.parametrize(
     ("answer", "expected"),
     [
         ("ZeRO-2 到 ZeRO-3，通信从 2Ψ 变成 3Ψ。", []),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 _NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
 _ASIDE = re.compile(r"\([^()]*\)")
+_UNTIL_EQUALS = re.compile(r"[=;:。]")
 LEDGER_CHECKS = ("part", "sum", "all-reduce")
 """What a ledger frame checks: a collective given a volume other than its own, a sum that does not add up to the total
 it states, or an all-reduce among the parts (ZeRO-3 has none)."""
@@ -20,7 +21,7 @@ class Part:
     end: int
     collective: str
     count: int | None
-    """Times it runs ("两次 AG", "2x all-gather"); None for a bare plural ("all-gathers"), whose count is unknown."""
+    """Times the value covers ("两次 AG", "2x all-gather"; 1 for "Ψ each"); None for a bare plural ("all-gathers")."""
     value: float | None
     """The multiple of Ψ stated for it ("AG (2Ψ)", "RS 是 Ψ"), or None."""
     beside: bool
@@ -63,7 +64,7 @@ class LedgerReader:
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
             rf"(?:(?P<count>\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
-            rf"(?:(?P<gap>[^+=,;:ψ\d⟨)]{{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])})?"
+            rf"(?:(?P<gap>(?:[^+=,;:ψ\d⟨)]|\d+\s*次){{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
         )
         return cls(
             units=units,
@@ -89,7 +90,8 @@ class LedgerReader:
             stated = None if self.aggregate.search(gap) else m.group("after") or m.group("before")
             beside = m.group("before") is not None or not gap.strip()
             value = float(stated[:-1] or 1) if stated else None
-            found.append(Part(m.start(), m.end(), collective, None if m.group("plural") and number is None else number or 1, value, beside))
+            runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
+            found.append(Part(m.start(), m.end(), collective, runs, value, beside))
         return found
 
     def ledgers(self, text: str) -> list[Ledger]:
@@ -137,7 +139,10 @@ class LedgerReader:
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
     def _total(self, text: str, start: int, end: int) -> float | None:
-        """The total a sum states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来 3Ψ")."""
+        """The total a sum states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来 3Ψ"); none for a sum that goes on
+        past what could be read as its parts (its total would be set against only some of them)."""
+        if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]):
+            return None
         before = self.total_before.search(text, max(0, start - 32), start)
         if before:
             return float(before.group(1) or 1)

@@ -77,6 +77,10 @@ class PatternBook:
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
+    relative_opener: re.Pattern[str]
+    """Opens a relative clause whose object is the noun before it."""
+    collectives: re.Pattern[str]
+    pronouns: re.Pattern[str]
     noun_after_comma: re.Pattern[str]
     """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
     own_verb: re.Pattern[str]
@@ -109,6 +113,9 @@ class PatternBook:
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
+            relative_opener=re.compile(f"\\s*(?:{cues['relative_opener']})", re.IGNORECASE),
+            collectives=re.compile(expand("{op}"), re.IGNORECASE),
+            pronouns=re.compile(cues["pronouns"], re.IGNORECASE),
             noun_after_comma=re.compile(expand(r",\s*(?:and\s+|or\s+|but\s+)?(?:the\s+)?(?:{object_noun})")),
             own_verb=re.compile(f"\\s*(?:{expand(cues['own_verb'])})", re.IGNORECASE),
             rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),
