@@ -462,15 +462,18 @@ def test_every_stage_and_state_is_judged_against_the_lesson(stage: int, state: s
 
 # Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).
 FLOORS = {
-    "dev": (0.95, 0.95),
+    "dev": (0.97, 0.97),
     "train": (0.99, 0.98),
-    "holdout": (0.95, 0.95),
+    "train2": (0.97, 0.90),
+    "train3": (0.93, 0.93),
+    "holdout": (0.97, 0.97),
     "holdout2": (0.95, 0.88),
-    "blind": (0.95, 0.95),
-    "blind2": (0.95, 0.95),
+    "blind": (0.97, 0.97),
+    "blind2": (0.97, 0.97),
     "blind3": (0.97, 0.97),
     "blind4": (0.97, 0.97),
-    "blind5": (0.99, 0.83),
+    "blind5": (0.97, 0.95),
+    "blind6": (0.95, 0.95),
 }
 
 
