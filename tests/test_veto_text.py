@@ -505,3 +505,24 @@ def test_cli_prints_vetoes_as_json() -> None:
         check=True,
     )
     assert json.loads(run.stdout) == {"vetoes": [{"id": A, "evidence": "FSDP 会把激活按 DP rank 均分保存。"}]}
+
+
+STANCES = yaml.safe_load((LABELLED_DIR / "stances.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("stance", "lang"), [(stance, lang) for stance in ("refuting", "asserting") for lang in ("en", "zh")])
+def test_a_claims_stance_decides_its_veto(stance: str, lang: str) -> None:
+    """Does every claim of stances.yaml veto inside each asserting frame (hedged, endorsed, in passing) and not inside any
+    refuting frame (quoted, attributed, rejected), in English and Chinese?"""
+    wrong = []
+    for frame in STANCES[stance][lang]:
+        for claim in STANCES["claims"][lang]:
+            answer = frame.format(c=claim["text"])
+            if bool(ids(answer, claim["question"])) != (stance == "asserting"):
+                wrong.append(answer)
+    assert wrong == []
+
+
+def test_every_stance_claim_vetoes_alone() -> None:
+    """Does each claim of stances.yaml veto on its own (so the stance tests test the stance, not the claim)?"""
+    assert [c["text"] for lang in ("en", "zh") for c in STANCES["claims"][lang] if not ids(c["text"], c["question"])] == []
