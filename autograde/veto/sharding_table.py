@@ -28,7 +28,7 @@ def sharding_frame_specs(table: Mapping[str, Any]) -> Iterator[tuple[str, dict[s
                 polarity = "asserted" if row[state_name] != relation["sharded"] else "denied"
                 groups.setdefault((polarity, exemptions.get(stage, {}).get(state_name)), []).append(stage)
             for (polarity, exemption), stages in groups.items():
-                unless = "|".join(part for part in (relation.get("unless"), exemption) if part)
+                unless = "|".join(part for part in (relation.get("unless"), relation.get(f"unless_{polarity}"), exemption) if part)
                 spec = {
                     "name": f"table-{'-'.join(stages)}-{'not-' if polarity == 'denied' else ''}{relation_name}-{state_name}",
                     "subject": stages,
