@@ -45,13 +45,17 @@ class LedgerReader:
     units: Mapping[str, float]
     """Ψ per run of each collective, as the lesson counts them (all-reduce 2Ψ, the others Ψ)."""
     part: re.Pattern[str]
+    """One collective with its count before it and its value beside it ("两次 AG", "AG (2Ψ)", "2Ψ (AR)")."""
     joiner: re.Pattern[str]
     """What joins two parts of a sum ("+", "plus", "加上")."""
     list_joiner: re.Pattern[str]
     """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
     composition: re.Pattern[str]
+    """Says the collectives compose a whole ("三部分", "consists of", "加起来")."""
     total_before: re.Pattern[str]
+    """A total ending right before a sum ("3Ψ = ", "3Ψ 由")."""
     total_after: re.Pattern[str]
+    """A total right after a sum ("= 3Ψ", "，加起来 3Ψ")."""
     aggregate: re.Pattern[str]
     """Between a collective and a value: the value covers more than one run ("AG 总共 2Ψ")."""
 

@@ -77,6 +77,7 @@ class PatternBook:
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
+    strong_break: re.Pattern[str]
     relative_opener: re.Pattern[str]
     """Opens a relative clause whose object is the noun before it."""
     collectives: re.Pattern[str]
@@ -113,6 +114,7 @@ class PatternBook:
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
+            strong_break=re.compile(cues["strong_breaks"], re.IGNORECASE),
             relative_opener=re.compile(f"\\s*(?:{cues['relative_opener']})", re.IGNORECASE),
             collectives=re.compile(expand("{op}"), re.IGNORECASE),
             pronouns=re.compile(cues["pronouns"], re.IGNORECASE),

@@ -16,8 +16,6 @@ PRONOUN_REACH = 12
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
 DENIAL_WINDOW = 14
 """Characters before a predicate searched for the negation that a denied frame needs ("并没有被切分", "does not shard")."""
-_STRONG_BREAK = re.compile(r"[:;]|所以|因此|因而|\b(?:so|therefore|hence|thus)\b")
-"""Where a stage named after a quantity stops owning it: "3Ψ: ZeRO-2 …" or "算 2Ψ，所以 ZeRO-1 …" starts a new statement."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:the|its|their|all(?: the)?|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
 
@@ -41,6 +39,8 @@ class _Sentence:
     """Where each collective named in the sentence ends: a pronoun after one may stand for it, not for a stage."""
     pronouns: list[int]
     """Where each pronoun ("它", "it") starts."""
+    strong_break: re.Pattern[str]
+    """Where a stage named after a quantity stops owning it (the pattern book's `strong_breaks`)."""
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
         """The span of the clauses that `start:end` touches."""
@@ -48,7 +48,7 @@ class _Sentence:
         return touched[0][0], touched[-1][1]
 
     def subject(self, clause: tuple[int, int], position: int, reach: int | None = None, marked: bool = False) -> str | None:
-        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a colon or semicolon.
+        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a strong break.
 
         A stated total (given a `reach`) gets the question's topic only beside a stage it is compared with ("2Ψ, the
         same as stage 1") or when it is `marked` as the step's total ("the total is 2Ψ"): an unnamed "RS + AG = 2Ψ" in
@@ -58,7 +58,7 @@ class _Sentence:
             return None
         topic = self.topic
         if reach is not None:
-            stop = _STRONG_BREAK.search(self.text, position, position + reach)
+            stop = self.strong_break.search(self.text, position, position + reach)
             reach = stop.start() - position if stop else reach
             topic = None if self.asked_topic and not self.mentions and not marked else topic
         return subject_at(self.mentions, clause, position, topic, reach)
@@ -109,6 +109,7 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
                 quotes=quotes,
                 collectives=[m.end() for m in book.collectives.finditer(asserting)],
                 pronouns=[m.start() for m in book.pronouns.finditer(asserting)],
+                strong_break=book.strong_break,
             )
             for frame in book.frames:
                 if frame.veto_id not in found and _fires(book, frame, prepared):
