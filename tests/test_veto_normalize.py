@@ -21,6 +21,7 @@ GOLDEN = [
     ("2 * num_params", "2Ψ"),
     ("ψ × 3", "3Ψ"),
     ("(16Ψ)", "16Ψ"),
+    ("梯度（2Ψ）再", "梯度 2Ψ 再"),
     ("ZeRO-3 的第三个 Ψ", "ZeRO-3 的第3个 Ψ"),
     ("是 DDP 的三倍", "是 DDP 的3x"),
     ("1.5 倍", "1.5x"),
@@ -35,6 +36,12 @@ GOLDEN = [
     ("1/N", "1/N_d"),
     ("N_{d}", "N_d"),
     ("a  b\n c", "a b c"),
+    ("a reduce scatter plus an all gather", "a reduce-scatter plus an all-gather"),
+    ("all-gahter, reduce-scater, allreduce, redcue-scatter", "all-gather, reduce-scatter, all-reduce, reduce-scatter"),
+    ("AllGather / ReduceScatter / All_Reduce", "all-gather / reduce-scatter / all-reduce"),
+    ("all_gather_into_tensor and reduce_scatter_tensor", "all-gather and reduce-scatter"),
+    ("it all-gathers, then reduce scattering, all-reducing", "it all-gathers, then reduce-scattering, all-reducing"),
+    ("the stages all reduce memory", "the stages all reduce memory"),
 ]
 
 

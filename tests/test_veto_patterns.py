@@ -39,7 +39,8 @@ def _broken_book(tmp_path: Path, **frame_fields: object) -> Path:
         ({"predicate": "{no_such_term}"}, "unknown term {no_such_term}"),
         ({"predicate": "(unclosed"}, "frame 'broken': field 'predicate' is not a valid regex"),
         ({"veto_id": "no-such-veto", "predicate": "x"}, "unknown veto id"),
-        ({}, "give exactly one of `predicate` or `quantity`"),
+        ({}, "give exactly one of `predicate`, `quantity` or `ledger`"),
+        ({"ledger": "vibes"}, "`ledger` must be one of part, sum, all-reduce"),
     ],
 )
 def test_broken_pattern_is_reported(tmp_path: Path, fields: dict[str, object], message: str) -> None:
@@ -55,3 +56,13 @@ def test_a_new_frame_needs_no_code(tmp_path: Path) -> None:
     [veto] = find_vetoes("ZeRO-1 shards the bananas.", "q2", book=book)
     assert (veto.id, veto.detail) == ("wrong-shard-target", {"pattern": "broken"})
     assert find_vetoes("ZeRO-1 shards the bananas.", "q2") == []
+
+
+def test_a_sharding_table_with_an_unknown_state_is_reported(tmp_path: Path) -> None:
+    """Is a stage row of the sharding table that names an unknown state reported with the stage?"""
+    data = yaml.safe_load(PATTERNS_PATH.read_text(encoding="utf-8"))
+    data["sharding"]["stages"]["zero2"]["bananas"] = True
+    path = tmp_path / "patterns.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(PatternError, match=r"sharding\.stages\.zero2 .* unknown states \['bananas'\]"):
+        PatternBook.from_file(path)

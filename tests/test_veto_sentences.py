@@ -48,6 +48,11 @@ def test_english_list_stays_in_one_clause() -> None:
     assert len(_clauses("ZeRO-3 shards everything: parameters, gradients, optimizer states and activations.")) == 1
 
 
+def test_list_after_a_dash_stays_in_one_clause() -> None:
+    """Does a list set off by a dash ("everything — weights, grads and activations —") stay with its verb?"""
+    assert _clauses("ZeRO-3 divides everything by N_d — weights, grads and activations — so it fits")[0].endswith("activations")
+
+
 def test_chinese_list_continuation_stays_in_one_clause() -> None:
     """Does '…，以及激活，都分片' stay one clause?"""
     assert len(_clauses("FSDP 会把参数、梯度，以及每层的激活，都分片到各个 rank")) == 1

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.patterns import PATTERNS_PATH, pattern_book
 from autograde.veto.scoring import LABELLED_DIR, load_labelled, score
 from autograde.veto.text import find_vetoes
 
@@ -143,6 +144,43 @@ def test_one_error_raises_one_veto(answer: str, question: str, expected: list[st
 )
 def test_reported_claims_are_not_asserted(answer: str, question: str, expected: list[str]) -> None:
     """Is a quoted or attributed claim left alone unless the student endorses it, even across sentences?"""
+    assert ids(answer, question) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("Saying that FSDP shards activations would be wrong: activations differ on every rank.", "q1"),
+        ("A tempting but false conclusion is that ZeRO-3 partitions activations because it partitions everything else.", "q1"),
+        ("It would be a mistake to say ZeRO-2 shards the parameters; it shards gradients and optimizer states.", "q2"),
+        ("Some textbooks loosely write that ZeRO-1 halves the communication. That is misleading: it is still 2Ψ.", "q2"),
+        ("说 ZeRO-2 把参数分片是不对的，它分片的是梯度和优化器状态。", "q2"),
+        ("You might expect FSDP to shard the activations as well. It doesn't, because nothing about them is duplicated.", "q1"),
+    ],
+)
+def test_english_and_chinese_verdicts_refute(answer: str, question: str) -> None:
+    """Is a claim followed or preceded by a verdict ("would be wrong", "a false conclusion is that", "it would be a
+    mistake to say", "…是不对的") or put as an expectation ("you might expect") left alone?"""
+    assert ids(answer, question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "expected"),
+    [
+        ("ZeRO-2 shards gradients and optimizer states, and parameters stay replicated.", "q2", []),
+        ("说 reduce-scatter 比 all-reduce 快两倍，就是指它只传一半的数据。", "q2", []),
+        ("ZeRO-3 all-gathers the parameters once per step, so it moves 2Ψ like DDP.", "q3", [C]),
+        ("Prefetching hides both all-gathers, and since the total is 2Ψ anyway it barely matters.", "q3", [C]),
+        ("RS 是 Ψ，但 AG 要把 full params 发给每个 rank，算 2Ψ，所以 ZeRO-1 实际是 3Ψ。", "q2", [C]),
+        ("ZeRO-3 的每卡显存是 16Ψ/N_d，没有下限，所以长序列只要加 DP 卡就行。", "q1", [U]),
+        ("ZeRO-1 把梯度分了片，所以天然要用 reduce-scatter。", "q2", [S]),
+        ("Already at stage 1 each rank only stores its slice of the weights.", "q1", [S]),
+        ("ZeRO-3 在前向算完每一层后，会把这一层的输出按 rank 数切成 N_d 份。", "q1", [A]),
+    ],
+)
+def test_whose_claim_and_which_stage(answer: str, question: str, expected: list[str]) -> None:
+    """Is a noun with its own verb not the object of the one before, a pronoun for a collective not a stage, a marked
+    total the question's stage, and does "所以" end a stage's hold on the value before it?"""
     assert ids(answer, question) == expected
 
 
@@ -363,13 +401,14 @@ def test_long_answer_with_one_wrong_sentence() -> None:
 
 
 def _examples() -> list[tuple[str, str, str, bool]]:
-    """Every (veto id, frame, sentence, should veto) example declared in patterns.yaml."""
+    """Every (veto id, frame, sentence, should veto) example declared in patterns.yaml, the sharding table's included."""
+    table = yaml.safe_load(PATTERNS_PATH.read_text(encoding="utf-8"))["sharding"]["examples"]
     return [
         (frame.veto_id, frame.name, sentence, kind == "veto")
         for frame in pattern_book().frames
         for kind, sentences in frame.examples.items()
         for sentence in sentences
-    ]
+    ] + [(veto_id, "sharding", sentence, kind == "veto") for veto_id, kinds in table.items() for kind, sentences in kinds.items() for sentence in sentences]
 
 
 @pytest.mark.parametrize(("veto_id", "frame", "sentence", "should_veto"), _examples())
@@ -379,21 +418,64 @@ def test_pattern_examples(veto_id: str, frame: str, sentence: str, should_veto: 
 
 
 def test_every_frame_declares_a_veto_example() -> None:
-    """Does each frame in patterns.yaml carry at least one sentence that must veto?"""
-    assert [f.name for f in pattern_book().frames if not f.examples.get("veto")] == []
+    """Does each hand-written frame in patterns.yaml carry at least one sentence that must veto (the table's frames are
+    checked by the matrix below)?"""
+    assert [f.name for f in pattern_book().frames if not f.examples.get("veto") and not f.name.startswith("table-")] == []
+
+
+LESSON_SHARDS = {1: {"optimizer"}, 2: {"gradients", "optimizer"}, 3: {"parameters", "gradients", "optimizer"}}
+"""What the lesson says each stage shards (written here, not read from patterns.yaml, so a wrong table fails)."""
+STATE_NOUNS = {"parameters": ("parameters", "参数"), "gradients": ("gradients", "梯度"), "optimizer": ("optimizer states", "优化器状态"), "activations": ("activations", "激活")}
+SHARDING_PHRASES = [
+    ("ZeRO-{n} shards the {en}.", True),
+    ("ZeRO-{n} does not shard the {en}.", False),
+    ("ZeRO-{n} keeps a full copy of the {en} on every GPU.", False),
+    ("ZeRO-{n} does not keep a full copy of the {en} on every GPU.", True),
+    ("In ZeRO-{n} each rank holds only 1/N_d of the {en}.", True),
+    ("ZeRO-{n} 把{zh}分片了。", True),
+    ("ZeRO-{n} 不切分{zh}。", False),
+    ("ZeRO-{n} 每张卡都保留完整的{zh}。", False),
+    ("ZeRO-{n} 每张卡只保存 1/N_d 的{zh}。", True),
+]
+"""(sentence, whether it says the state is sharded); "keeps a full copy" is not asked of activations, which differ per rank."""
+
+
+@pytest.mark.parametrize(
+    ("stage", "state", "phrase", "says_sharded"),
+    [
+        (stage, state, phrase, says_sharded)
+        for stage in (1, 2, 3)
+        for state in STATE_NOUNS
+        for phrase, says_sharded in SHARDING_PHRASES
+        if not (state == "activations" and ("full" in phrase or "完整" in phrase))
+    ],
+)
+def test_every_stage_and_state_is_judged_against_the_lesson(stage: int, state: str, phrase: str, says_sharded: bool) -> None:
+    """Does each way of saying that stage N shards (or keeps whole) a state veto exactly when the lesson says otherwise?"""
+    en, zh = STATE_NOUNS[state]
+    if state == "activations":
+        expected = [A] if says_sharded else []
+    else:
+        expected = [] if says_sharded == (state in LESSON_SHARDS[stage]) else [S]
+    assert ids(phrase.format(n=stage, en=en, zh=zh)) == expected
 
 
 # Floors a little under the measured figures, so that a regression fails (see bench/veto_accuracy.py).
 FLOORS = {
-    "dev": (0.95, 0.95),
+    "dev": (0.97, 0.97),
     "train": (0.99, 0.98),
-    "holdout": (0.95, 0.95),
+    "train2": (0.97, 0.90),
+    "train3": (0.93, 0.93),
+    "train4": (0.97, 0.93),
+    "train5": (0.97, 0.97),
+    "holdout": (0.97, 0.97),
     "holdout2": (0.95, 0.88),
-    "blind": (0.95, 0.95),
-    "blind2": (0.95, 0.95),
+    "blind": (0.97, 0.97),
+    "blind2": (0.97, 0.97),
     "blind3": (0.97, 0.97),
     "blind4": (0.97, 0.97),
-    "blind5": (0.99, 0.83),
+    "blind5": (0.97, 0.95),
+    "blind6": (0.95, 0.95),
 }
 
 
@@ -424,3 +506,24 @@ def test_cli_prints_vetoes_as_json() -> None:
         check=True,
     )
     assert json.loads(run.stdout) == {"vetoes": [{"id": A, "evidence": "FSDP 会把激活按 DP rank 均分保存。"}]}
+
+
+STANCES = yaml.safe_load((LABELLED_DIR / "stances.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("stance", "lang"), [(stance, lang) for stance in ("refuting", "asserting") for lang in ("en", "zh")])
+def test_a_claims_stance_decides_its_veto(stance: str, lang: str) -> None:
+    """Does every claim of stances.yaml veto inside each asserting frame (hedged, endorsed, in passing) and not inside any
+    refuting frame (quoted, attributed, rejected), in English and Chinese?"""
+    wrong = []
+    for frame in STANCES[stance][lang]:
+        for claim in STANCES["claims"][lang]:
+            answer = frame.format(c=claim["text"])
+            if bool(ids(answer, claim["question"])) != (stance == "asserting"):
+                wrong.append(answer)
+    assert wrong == []
+
+
+def test_every_stance_claim_vetoes_alone() -> None:
+    """Does each claim of stances.yaml veto on its own (so the stance tests test the stance, not the claim)?"""
+    assert [c["text"] for lang in ("en", "zh") for c in STANCES["claims"][lang] if not ids(c["text"], c["question"])] == []

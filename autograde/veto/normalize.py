@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 _HYPHENS = re.compile("[\u2010-\u2015\u2043\u2212\ufe58\ufe63\uff0d]")
 _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u300e\u300f]")
@@ -13,8 +14,40 @@ _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _NUMBER_WORDS = {"1": ("one", "一"), "2": ("two", "[二两]"), "3": ("three", "三"), "4": ("four", "四"), "6": ("six", "六")}
 _COUNTERS = "(?:倍|个|份|次|段|阶段|档|级|部分|件|张)"
 
+# Collectives: (canonical, first word, second word). Each word may be misspelt by one slip (a swapped, dropped or
+# doubled letter: "all-gahter", "reduce-scater"), and the two words run together, or join with a space, "_" or "-".
+_COLLECTIVES = (("all-gather", "all", "gather"), ("reduce-scatter", "reduce", "scatter"), ("all-reduce", "all", "reduce"))
+_VERB_OBJECTS = "memory|the|their|its|this|that|these|those|them|it|everything|redundancy|usage|footprint|overhead|costs?"
+"""Words after a spaced "all reduce" that make it the verb ("the stages all reduce memory"), not the collective."""
+
+
+def _slips(word: str) -> list[str]:
+    """`word` and its spellings one slip away (letters swapped, dropped or doubled; the first letter kept)."""
+    swapped = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)]
+    dropped = [word[:i] + word[i + 1 :] for i in range(1, len(word))]
+    doubled = [word[: i + 1] + word[i] + word[i + 1 :] for i in range(len(word))]
+    return sorted({word, *swapped, *dropped, *doubled}, key=len, reverse=True)
+
+
+def _collective_rewrite(canonical: str, first: str, second: str) -> tuple[str, Callable[[re.Match[str]], str]]:
+    """The rewrite of one collective's spellings to its canonical name, keeping an inflection (all-gathers, all-gathered)."""
+    first_forms = first if first == "all" else "|".join(_slips(first))
+    second_forms = "|".join(_slips(second))
+    verb = rf"(?!(?:{second_forms})\w*\s+(?:{_VERB_OBJECTS})\b)" if second == "reduce" else ""
+    pattern = rf"(?i)\b(?:{first_forms})(?:[-_]|\s{verb})?(?:{second_forms})(s|d|ed|ing)?\b"
+    return pattern, lambda m: _inflect(canonical, m.group(1) or "")
+
+
+def _inflect(word: str, ending: str) -> str:
+    """`word` with an English ending, a final e dropped before -ing/-ed (all-reducing)."""
+    return word[:-1] + ending if word.endswith("e") and ending[:1] in ("i", "e") else word + ending
+
+
 # (pattern, replacement) in order; later rules see the output of earlier ones.
-_REWRITES: tuple[tuple[str, str], ...] = (
+_REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
+    # Collectives to one spelling each, PyTorch's names (all_gather_into_tensor, reduce_scatter_tensor) included.
+    (r"(?i)\b(all_gather|reduce_scatter)_(?:into_)?tensor\b", r"\1"),
+    *(_collective_rewrite(*names) for names in _COLLECTIVES),
     # LaTeX commands to plain symbols.
     (r"\\(?:text|mathrm|mathbf|mathit|textbf|operatorname|mathsf)\s*\{([^{}]*)\}", r"\1"),
     (r"\\(?:var)?[Pp]si\b", "Ψ"),
@@ -57,7 +90,8 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     # Ψ arithmetic: "3 × Ψ", "3 个 Ψ", "Ψ × 3", "(16Ψ)" to "3Ψ" / "16Ψ".
     (r"(?<![第\d.])(\d+(?:\.\d+)?)\s*(?:[×*·xX]|倍\s*(?:的)?)?\s*(?:个|份)?\s*Ψ", r"\1Ψ"),
     (r"Ψ\s*[×*·]\s*(\d+(?:\.\d+)?)", r"\1Ψ"),
-    (r"\(\s*(\d*(?:\.\d+)?Ψ)\s*\)", r"\1"),
+    (r"\(\s*(\d*(?:\.\d+)?Ψ)\s*\)(?=\s*/)", r"\1"),
+    (r"\(\s*(\d*(?:\.\d+)?Ψ)\s*\)", r" \1 "),  # spaced, so "梯度（2Ψ）再" keeps 2Ψ a word of its own
     (r"(\d+(?:\.\d+)?)\s*(?:倍|times\b|×(?!\s*[\d(]))", r"\1x"),
     (r"\s+", " "),
 )

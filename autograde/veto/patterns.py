@@ -11,9 +11,11 @@ from typing import Any, Literal
 import yaml
 
 from autograde.veto.finding import CATALOGUE
+from autograde.veto.ledger import LEDGER_CHECKS, LedgerReader
 from autograde.veto.normalize import normalize
 from autograde.veto.polarity import Polarity
 from autograde.veto.quantities import QuantityCues
+from autograde.veto.sharding_table import TableError, sharding_frame_specs
 from autograde.veto.stages import StageTagger, tag
 
 PATTERNS_PATH = Path(__file__).with_name("patterns.yaml")
@@ -35,9 +37,11 @@ class Frame:
     name: str
     """Unique name, reported as the finding's `detail["pattern"]`."""
     predicate: re.Pattern[str] | None
-    """The claim's verb phrase; None for quantity frames."""
+    """The claim's verb phrase; None for quantity and ledger frames."""
     quantity: tuple[frozenset[float], frozenset[float]] | None
     """(wrong, right) multiples of Ψ for quantity frames."""
+    ledger: str | None
+    """For ledger frames, what they check (one of ledger.LEDGER_CHECKS)."""
     subject: frozenset[str] | None
     """Stages the claim must be about; None for any."""
     object: re.Pattern[str] | None
@@ -68,10 +72,20 @@ class PatternBook:
     tagger: StageTagger
     polarity: Polarity
     quantities: QuantityCues
+    ledger: LedgerReader
     clause_breaks: re.Pattern[str]
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
+    strong_break: re.Pattern[str]
+    relative_opener: re.Pattern[str]
+    """Opens a relative clause whose object is the noun before it."""
+    collectives: re.Pattern[str]
+    pronouns: re.Pattern[str]
+    noun_after_comma: re.Pattern[str]
+    """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
+    own_verb: re.Pattern[str]
+    """Right after an object: a verb whose subject it is (", and parameters stay replicated"), so no earlier verb acts on it."""
     rhetorical_tail: re.Pattern[str]
     question_forms: re.Pattern[str]
     placeholders: frozenset[str]
@@ -84,18 +98,28 @@ class PatternBook:
         data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
         cues = data["cues"]
         expand = _Expander(data["terms"], cues["gap_blockers"])
-        frames = tuple(
-            _frame(veto_id, spec, expand) for veto_id, specs in data["vetoes"].items() for spec in specs
-        )
+        specs = [(veto_id, spec) for veto_id, specs in data["vetoes"].items() for spec in specs]
+        try:
+            specs += sharding_frame_specs(data["sharding"])
+        except TableError as error:
+            raise PatternError(str(error)) from error
+        frames = tuple(_frame(veto_id, spec, expand) for veto_id, spec in specs)
         return cls(
             frames=frames,
             tagger=StageTagger(data["stages"], cues["reference_before"], expand(cues["reference_after"])),
             polarity=Polarity.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
+            ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["units"]),
             clause_breaks=re.compile(cues["clause_breaks"], re.IGNORECASE),
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
+            strong_break=re.compile(cues["strong_breaks"], re.IGNORECASE),
+            relative_opener=re.compile(f"\\s*(?:{cues['relative_opener']})", re.IGNORECASE),
+            collectives=re.compile(expand("{op}"), re.IGNORECASE),
+            pronouns=re.compile(cues["pronouns"], re.IGNORECASE),
+            noun_after_comma=re.compile(expand(r",\s*(?:and\s+|or\s+|but\s+)?(?:the\s+)?(?:{object_noun})")),
+            own_verb=re.compile(f"\\s*(?:{expand(cues['own_verb'])})", re.IGNORECASE),
             rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),
             question_forms=re.compile(cues["question_forms"], re.IGNORECASE),
             placeholders=frozenset(_key(p) for p in data["placeholders"]),
@@ -162,8 +186,10 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
     where = f"patterns.yaml: veto {veto_id!r}, frame {spec.get('name')!r}"
     if veto_id not in CATALOGUE:
         raise PatternError(f"{where}: unknown veto id; it must be one of catalogue.yaml")
-    if ("predicate" in spec) == ("quantity" in spec):
-        raise PatternError(f"{where}: give exactly one of `predicate` or `quantity`")
+    if sum(key in spec for key in ("predicate", "quantity", "ledger")) != 1:
+        raise PatternError(f"{where}: give exactly one of `predicate`, `quantity` or `ledger`")
+    if spec.get("ledger", LEDGER_CHECKS[0]) not in LEDGER_CHECKS:
+        raise PatternError(f"{where}: `ledger` must be one of {', '.join(LEDGER_CHECKS)}")
 
     def regex(key: str) -> re.Pattern[str] | None:
         if key not in spec:
@@ -179,6 +205,7 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
         name=spec["name"],
         predicate=regex("predicate"),
         quantity=(frozenset(map(float, quantity["wrong"])), frozenset(map(float, quantity["right"]))) if quantity else None,
+        ledger=spec.get("ledger"),
         subject=frozenset(spec["subject"]) if "subject" in spec else None,
         object=regex("object"),
         polarity=spec.get("polarity", "asserted"),

@@ -42,9 +42,9 @@ class QuantityCues:
             total_after=re.compile(f"^\\s*(?:{cues['total_after']})", re.IGNORECASE),
         )
 
-    def marked_total(self, sentence: str, quantity: Quantity) -> bool:
-        """Whether `quantity` is marked as the sum of the step ("so 4Ψ in total"), not one part of it."""
-        before, after = sentence[max(0, quantity.start - 32) : quantity.start], sentence[quantity.end : quantity.end + 16]
+    def marked_total(self, sentence: str, start: int, end: int) -> bool:
+        """Whether the quantity at `start:end` is marked as the sum of the step ("so 4Ψ in total"), not one part of it."""
+        before, after = sentence[max(0, start - 32) : start], sentence[end : end + 16]
         return bool(self.total_before.search(before) or self.total_after.search(after))
 
     def totals(self, sentence: str) -> list[Quantity]:

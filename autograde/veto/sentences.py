@@ -51,7 +51,7 @@ def split_clauses(
 ) -> list[tuple[int, int]]:
     """Clause spans of a normalised sentence.
 
-    A piece after a comma or colon that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
+    A piece after a comma, colon or dash that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
     the clause before it: it starts with a joiner, or it is a short English piece after a comma.
     """
     cuts = sorted({0, len(sentence), *(m.start() for m in breaks.finditer(sentence))})
@@ -64,7 +64,7 @@ def split_clauses(
         resumed = _resumed_clause(sentence, merged) if opener == ")" else None
         if resumed is not None:  # the clause goes on after a parenthetical aside ("不能把显存（包括激活）降到…")
             merged[resumed:] = [(merged[resumed][0], b)]
-        elif merged and opener in ",:()" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
+        elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))

@@ -14,20 +14,26 @@ class StageFormula:
     """The assignment, unparsed to one line."""
     divided: frozenset[str]
     """Names that sit under a division by the divisor."""
+    named: frozenset[str]
+    """Every name the formula reads."""
 
 
 def read_stage_formulas(
     tree: ast.Module, *, function: str, selector: str, target: str, divisor: str, cases: Collection[int]
 ) -> dict[int, StageFormula]:
-    """The last `target = ...` of each `if selector == N` branch of `function`; a chain's final else takes the one case left."""
+    """The final `target = ...` of each `if selector == N` branch of `function`; a chain's final else takes the one case left.
+
+    A branch that changes `target` again after its last plain assignment (in a loop, by `+=`) has no formula here.
+    """
     definition = _last_definition(tree, function)
     if definition is None:
         return {}
     formulas: dict[int, StageFormula] = {}
     for branch_case, body in _branches(definition, selector, cases):
-        assignment = _last_assignment(body, target)
+        assignment = _final_assignment(body, target)
         if assignment is not None:
-            formulas[branch_case] = StageFormula(ast.unparse(assignment), frozenset(_divided(assignment.value, divisor)))
+            names = frozenset(node.id for node in ast.walk(assignment.value) if isinstance(node, ast.Name))
+            formulas[branch_case] = StageFormula(ast.unparse(assignment), frozenset(_divided(assignment.value, divisor)), names)
     return formulas
 
 
@@ -75,13 +81,22 @@ def _case(test: ast.expr, selector: str) -> int | None:
     return numbers[0] if names and numbers else None
 
 
-def _last_assignment(body: list[ast.stmt], target: str) -> ast.Assign | None:
-    """The branch's last plain `target = ...` statement."""
+def _final_assignment(body: list[ast.stmt], target: str) -> ast.Assign | None:
+    """The branch's last plain `target = ...` statement, unless a later statement writes `target` too."""
     found = None
     for statement in body:
         if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target for t in statement.targets):
             found = statement
+        elif found is not None and _writes(statement, target):
+            found = None
     return found
+
+
+def _writes(statement: ast.stmt, name: str) -> bool:
+    """Whether `statement`, or anything nested in it, stores to `name`."""
+    return any(
+        isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store) for node in ast.walk(statement)
+    )
 
 
 def _divided(expression: ast.expr, divisor: str) -> set[str]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from autograde.veto.finding import Veto
@@ -12,10 +12,10 @@ from autograde.veto.stages import TAG, Mention, changed_to, last_subject, subjec
 
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
+PRONOUN_REACH = 12
+"""Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
 DENIAL_WINDOW = 14
 """Characters before a predicate searched for the negation that a denied frame needs ("并没有被切分", "does not shard")."""
-_STRONG_BREAK = re.compile(r"[:;]")
-"""Where a stage named after a quantity stops owning it: "3Ψ: ZeRO-2 …" starts a new statement."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:the|its|their|all(?: the)?|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
 
@@ -35,24 +35,46 @@ class _Sentence:
     """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
     quotes: list[tuple[int, int]]
     """Spans that quote a whole claim, which the student reports rather than asserts."""
+    collectives: list[int]
+    """Where each collective named in the sentence ends: a pronoun after one may stand for it, not for a stage."""
+    pronouns: list[int]
+    """Where each pronoun ("它", "it") starts."""
+    strong_break: re.Pattern[str]
+    """Where a stage named after a quantity stops owning it (the pattern book's `strong_breaks`)."""
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
         """The span of the clauses that `start:end` touches."""
         touched = [c for c in self.clauses if c[0] <= start < c[1] or start <= c[0] < end] or [self.clauses[-1]]
         return touched[0][0], touched[-1][1]
 
-    def subject(self, clause: tuple[int, int], position: int, reach: int | None = None) -> str | None:
-        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a colon or semicolon.
+    def subject(self, clause: tuple[int, int], position: int, reach: int | None = None, marked: bool = False) -> str | None:
+        """The stage the claim at `position` is about (see `subject_at`); a `reach` after it stops at a strong break.
 
         A stated total (given a `reach`) gets the question's topic only beside a stage it is compared with ("2Ψ, the
-        same as stage 1"): an unnamed "RS + AG = 2Ψ" in a ZeRO-3 answer is usually the baseline itself.
+        same as stage 1") or when it is `marked` as the step's total ("the total is 2Ψ"): an unnamed "RS + AG = 2Ψ" in
+        a ZeRO-3 answer is usually the baseline itself.
         """
+        if self._pronoun_for_collective(clause, position):
+            return None
         topic = self.topic
         if reach is not None:
-            stop = _STRONG_BREAK.search(self.text, position, position + reach)
+            stop = self.strong_break.search(self.text, position, position + reach)
             reach = stop.start() - position if stop else reach
-            topic = None if self.asked_topic and not self.mentions else topic
+            topic = None if self.asked_topic and not self.mentions and not marked else topic
         return subject_at(self.mentions, clause, position, topic, reach)
+
+    def _pronoun_for_collective(self, clause: tuple[int, int], position: int) -> bool:
+        """Whether the claim's subject is a pronoun for a collective that is the subject of the clause before
+        ("说 RS 快两倍，就是指它只传一半"), not for a stage that acts through one ("ZeRO-3 all-gathers …, so it moves 2Ψ")."""
+        if not any(max(clause[0], position - PRONOUN_REACH) <= p < position for p in self.pronouns):
+            return False
+        if any(clause[0] <= m.start < position and not m.reference for m in self.mentions):
+            return False
+        antecedent = max((end for end in self.collectives if end <= clause[0]), default=None)
+        if antecedent is None:
+            return False
+        own_clause = self.clause_around(antecedent - 1, antecedent)
+        return not any(own_clause[0] <= m.start < antecedent and not m.reference for m in self.mentions)
 
 
 def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook | None = None) -> list[Veto]:
@@ -85,6 +107,9 @@ def find_vetoes(answer: str, question: str | None = None, *, book: PatternBook |
                 next_text=tagged[index + 1] if index + 1 < len(tagged) else "",
                 previous_question=tagged[index - 1] if previous else "",
                 quotes=quotes,
+                collectives=[m.end() for m in book.collectives.finditer(asserting)],
+                pronouns=[m.start() for m in book.pronouns.finditer(asserting)],
+                strong_break=book.strong_break,
             )
             for frame in book.frames:
                 if frame.veto_id not in found and _fires(book, frame, prepared):
@@ -103,7 +128,8 @@ def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
     reach = QUANTITY_REACH if frame.quantity else None
     for start, end in _claims(book, frame, sentence):
         clause = sentence.clause_around(start, end)
-        subject = sentence.subject(clause, start, reach)
+        marked = reach is not None and book.quantities.marked_total(sentence.text, start, end)
+        subject = sentence.subject(clause, start, reach, marked)
         if frame.subject is not None and subject not in frame.subject:
             continue
         if not _clause_fits(book, frame, sentence, clause, subject, start, end):
@@ -118,21 +144,24 @@ def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
 
 
 def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tuple[int, int]]:
-    """Spans where `frame` claims something: predicate matches, or stated totals with a wrong multiple of Ψ."""
+    """Spans where `frame` claims something: predicate matches, ledgers that break its check, or stated totals with a wrong multiple of Ψ."""
     if frame.predicate is not None:
         yield from (m.span() for m in frame.predicate.finditer(sentence.text))
+        return
+    if frame.ledger is not None:
+        yield from book.ledger.wrong(sentence.text, frame.ledger)
         return
     assert frame.quantity is not None
     wrong, right = frame.quantity
     totals = book.quantities.totals(sentence.text)
     owned = [
-        (q, changed_to(sentence.text, q.start) or sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH))
+        (q, changed_to(sentence.text, q.start) or sentence.subject(sentence.clause_around(q.start, q.end), q.start, QUANTITY_REACH, book.quantities.marked_total(sentence.text, q.start, q.end)))
         for q in totals
     ]
     granted = any(owner in (frame.subject or ()) and q.coefficient in right for q, owner in owned)
     for q, _ in owned:
         # A right total beside a wrong one is usually a correction ("from 2Ψ to 3Ψ"), unless the wrong one is the sum.
-        if q.coefficient in wrong and (not granted or book.quantities.marked_total(sentence.text, q)):
+        if q.coefficient in wrong and (not granted or book.quantities.marked_total(sentence.text, q.start, q.end)):
             yield q.start, q.end
 
 
@@ -142,7 +171,7 @@ def _clause_fits(
     """Whether the clause around a claim about `subject` meets the frame's requirements and exemptions."""
     if frame.requires and not _present(book, frame.requires, sentence.text, clause):
         return False
-    if frame.unless and _present(book, frame.unless, sentence.text, clause):
+    if frame.unless and _present(book, frame.unless, sentence.text, clause, sentence.quotes):
         return False
     if frame.with_stages or frame.without_stages:
         others = {m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1]} - {subject}
@@ -153,30 +182,43 @@ def _clause_fits(
     return frame.object is None or _object_bound(book, frame, sentence.text, clause, subject, start, end)
 
 
-def _present(book: PatternBook, pattern: re.Pattern[str], text: str, span: tuple[int, int]) -> bool:
-    """Whether `pattern` occurs in `text[span]` other than as an excluded noun ("not TP", "without SP")."""
+def _present(
+    book: PatternBook, pattern: re.Pattern[str], text: str, span: tuple[int, int], quotes: Sequence[tuple[int, int]] = ()
+) -> bool:
+    """Whether `pattern` occurs in `text[span]` other than as an excluded noun ("not TP", "without SP") or inside a
+    quoted claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
     return any(
-        not book.polarity.negated_before(text, m.start()) for m in pattern.finditer(text, span[0], span[1])
+        not book.polarity.negated_before(text, m.start()) and not any(a <= m.start() < b for a, b in quotes)
+        for m in pattern.finditer(text, span[0], span[1])
     )
 
 
 def _object_bound(
     book: PatternBook, frame: Frame, text: str, clause: tuple[int, int], subject: str | None, start: int, end: int
 ) -> bool:
-    """Whether the frame's object sits in the clause as what the predicate at `start:end` acts on."""
+    """Whether the frame's object sits in the clause as what the predicate at `start:end` acts on, or is what a
+    relative clause refers back to ("activations, which ZeRO-3 also splits")."""
     assert frame.object is not None
+    if book.relative_opener.match(text, clause[0]):
+        before = text[max(0, clause[0] - 48) : clause[0]]
+        if any(not before[m.end() :].strip(" ,") for m in frame.object.finditer(before)):
+            return True
     direct = _direct_object(book, text, end, clause[1])
     for m in frame.object.finditer(text, clause[0], clause[1]):
         if book.polarity.negated_before(text, m.start()):
             continue
         if m.start() < start and direct is not None and not frame.object.match(text, direct):
             continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
+        if m.start() >= end and book.own_verb.match(text, m.end()):
+            continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
         low, high = (end, m.start()) if m.start() >= end else (m.end(), start)
         between = text[low:high] if low < high else ""
         if book.barriers.search(between) or {t.group(1) for t in TAG.finditer(between)} - {subject}:
             continue  # another verb or another stage owns the object
         if frame.polarity == "denied" and book.object_nouns.search(between):
             continue
+        if m.start() < start and book.noun_after_comma.search(between):
+            continue  # "shards gradients, and parameters stay replicated": the nearer noun is the verb's subject
         return True
     return False
 

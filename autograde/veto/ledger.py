@@ -1,0 +1,154 @@
+"""Read a sentence's communication ledger: each collective with its count and stated Ψ, sums of them and their totals."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+_NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
+_ASIDE = re.compile(r"\([^()]*\)")
+_UNTIL_EQUALS = re.compile(r"[=;:。]")
+LEDGER_CHECKS = ("part", "sum", "all-reduce")
+"""What a ledger frame checks: a collective given a volume other than its own, a sum that does not add up to the total
+it states, or an all-reduce among the parts (ZeRO-3 has none)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One collective in a tagged sentence: how many times it runs and the Ψ the student gives it, if any."""
+
+    start: int
+    end: int
+    collective: str
+    count: int | None
+    """Times the value covers ("两次 AG", "2x all-gather"; 1 for "Ψ each"); None for a bare plural ("all-gathers")."""
+    value: float | None
+    """The multiple of Ψ stated for it ("AG (2Ψ)", "RS 是 Ψ"), or None."""
+    beside: bool
+    """Whether the value sits right beside the collective ("AG Ψ", "2Ψ (AR)") rather than after a verb ("AG 也是 2Ψ")."""
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """Collectives added up in one expression ("3Ψ = AG + RS"), with the total it states, if any."""
+
+    start: int
+    end: int
+    parts: tuple[Part, ...]
+    total: float | None
+
+
+@dataclass(frozen=True)
+class LedgerReader:
+    """The ledger cues of the pattern book, compiled."""
+
+    units: Mapping[str, float]
+    """Ψ per run of each collective, as the lesson counts them (all-reduce 2Ψ, the others Ψ)."""
+    part: re.Pattern[str]
+    """One collective with its count before it and its value beside it ("两次 AG", "AG (2Ψ)", "2Ψ (AR)")."""
+    joiner: re.Pattern[str]
+    """What joins two parts of a sum ("+", "plus", "加上")."""
+    list_joiner: re.Pattern[str]
+    """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
+    composition: re.Pattern[str]
+    """Says the collectives compose a whole ("三部分", "consists of", "加起来")."""
+    total_before: re.Pattern[str]
+    """A total ending right before a sum ("3Ψ = ", "3Ψ 由")."""
+    total_after: re.Pattern[str]
+    """A total right after a sum ("= 3Ψ", "，加起来 3Ψ")."""
+    aggregate: re.Pattern[str]
+    """Between a collective and a value: the value covers more than one run ("AG 总共 2Ψ")."""
+
+    @classmethod
+    def from_cues(cls, cues: Mapping[str, str], units: Mapping[str, float]) -> LedgerReader:
+        """Compile the `ledger` section of the pattern book (macros already expanded)."""
+        collectives = "|".join(f"(?P<{name}>{cues[name]})" for name in units)
+        value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/)(?!{1})"
+        part = (
+            rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
+            rf"(?:(?P<count>\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
+            rf"(?:{collectives})(?P<plural>s\b)?"
+            rf"(?:(?P<gap>(?:[^+=,;:ψ\d⟨)]|\d+\s*次){{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
+        )
+        return cls(
+            units=units,
+            part=re.compile(part, re.IGNORECASE),
+            joiner=re.compile(cues["joiner"], re.IGNORECASE),
+            list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
+            composition=re.compile(cues["composition"], re.IGNORECASE),
+            total_before=re.compile(rf"(?:(\d+(?:\.\d+)?)?ψ)\s*(?:{cues['total_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
+            total_after=re.compile(
+                rf"^[^=+;。ψ\d]{{0,16}}?(?:{cues['total_after']})\s*(?:约|about|~|≈)?\s*(\d+(?:\.\d+)?)?ψ(?!\s*[+/])", re.IGNORECASE
+            ),
+            aggregate=re.compile(cues["aggregate"], re.IGNORECASE),
+        )
+
+    def parts(self, text: str) -> list[Part]:
+        """Every collective of `text`, with its count and stated value."""
+        found = []
+        for m in self.part.finditer(text):
+            collective = next(name for name in self.units if m.group(name))
+            count = m.group("count")
+            number = int(count) if count and count.isdigit() else _NUMBER_WORDS.get((count or "").lower())
+            gap = m.group("gap") or ""
+            stated = None if self.aggregate.search(gap) else m.group("after") or m.group("before")
+            beside = m.group("before") is not None or not gap.strip()
+            value = float(stated[:-1] or 1) if stated else None
+            runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
+            found.append(Part(m.start(), m.end(), collective, runs, value, beside))
+        return found
+
+    def ledgers(self, text: str) -> list[Ledger]:
+        """The sums of collectives in `text` ("AG + AG + RS", or a listed composition), each with its stated total."""
+        listed = bool(self.composition.search(text))
+        found: list[Ledger] = []
+        chain: list[Part] = []
+        for part in [*self.parts(text), None]:
+            if part is not None and chain and self._joined(text[chain[-1].end : part.start], listed):
+                chain.append(part)
+                continue
+            if len(chain) >= 2:
+                found.append(Ledger(chain[0].start, chain[-1].end, tuple(chain), self._total(text, chain[0].start, chain[-1].end)))
+            chain = [part] if part is not None else []
+        return found
+
+    def wrong(self, text: str, check: str) -> list[tuple[int, int]]:
+        """Spans where `text` gets the ledger wrong by `check` (one of LEDGER_CHECKS)."""
+        ledgers = self.ledgers(text)
+        if check == "part":
+            # The value after the last part of a sum, past a verb ("RS + AG 也是 2Ψ"), is the sum's.
+            tails = {lg.parts[-1] for lg in ledgers}
+            return [
+                (p.start, p.end)
+                for p in self.parts(text)
+                if p.value is not None and p.count is not None and (p.beside or p not in tails) and p.value != self._volume(p)
+            ]
+        if check == "sum":
+            return [
+                (lg.start, lg.end)
+                for lg in ledgers
+                if lg.total is not None and all(p.count is not None for p in lg.parts) and lg.total != sum(map(self._volume, lg.parts))
+            ]
+        return [(lg.start, lg.end) for lg in ledgers if any(p.collective == "ar" for p in lg.parts)]
+
+    def _volume(self, part: Part) -> float:
+        """The Ψ a part moves as the lesson counts it."""
+        return (part.count or 0) * self.units[part.collective]
+
+    def _joined(self, between: str, listed: bool) -> bool:
+        """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""
+        bare = _ASIDE.sub(" ", between)
+        if "=" in bare or "ψ" in bare or len(bare) > 40:
+            return False
+        return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
+
+    def _total(self, text: str, start: int, end: int) -> float | None:
+        """The total a sum states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来 3Ψ"); none for a sum that goes on
+        past what could be read as its parts (its total would be set against only some of them)."""
+        if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]):
+            return None
+        before = self.total_before.search(text, max(0, start - 32), start)
+        if before:
+            return float(before.group(1) or 1)
+        after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
+        return float(after.group(1) or 1) if after else None
