@@ -25,6 +25,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.converters import Autograde, BaseConverter, NbGraderException
+from nbgrader.nbgraderformat import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from traitlets import List
@@ -43,6 +44,8 @@ from autograde.results.ungradable import (UnreadableNotebook, load_ungradable, r
 
 NOT_REGISTERED = ("{assignment} is not in the gradebook ({db_url}) yet: run `make build` "
                   "(or `nbgrader generate_assignment {assignment}`) first, then autograde again")
+CORRUPTED_METADATA = ("{notebook}: the cells' nbgrader metadata was changed or broken; ask the student to re-fetch the "
+                      "release notebook and copy their work into it")
 NBGRADER_SESSION_WARNING = ".*not in session, add operation along.*"
 """SQLAlchemy's warning from nbgrader 0.9's own add_submission for a new student: harmless, one per student."""
 KEPT_RESOURCES = ("unique_key", "output_extension", "output_files_dir", "metadata", "nbgrader")
@@ -79,6 +82,10 @@ class ParallelAutograde(Autograde):
 
     chains: dict[str, list[Any]]
     """The preprocessors of the two passes, each built in a worker on first use (set empty before the workers fork)."""
+    recorders: list[Any]
+    """Instances of record_preprocessors, built once per batch in this process."""
+    batch_gradebook: Gradebook
+    """The one gradebook this process records the whole batch through."""
 
     def convert_notebooks(self) -> None:
         """Grade every submission that needs it, several at once, recording each as it finishes."""
@@ -196,6 +203,8 @@ class ParallelAutograde(Autograde):
             graded.notebooks = [self._grade_notebook(path) for path in paths]
         except UngradableSubmission as reason:
             graded.ungradable = str(reason)
+        except ValidationError:  # nbgrader's: the cells' grading metadata was edited or broken
+            graded.ungradable = CORRUPTED_METADATA.format(notebook=", ".join(Path(path).name for path in paths))
         except Exception as error:  # a broken submission must not stop the batch; the reason is kept
             graded.failure = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:300]
         graded.seconds = time.monotonic() - started
