@@ -40,6 +40,28 @@ def test_demo_prints_points_for_every_example(course):
     assert "ungradable grace: lesson05.ipynb is not valid JSON" in demo.stdout
 
 
+def test_a_broken_notebook_is_one_line_not_a_traceback(course):
+    """Does the instructor see grace's broken notebook as one UNGRADABLE line, with no traceback anywhere?"""
+    _, demo, _ = course
+    assert "UNGRADABLE grace/lesson05: lesson05.ipynb is not valid JSON" in demo.stderr
+    assert "Traceback" not in demo.stdout + demo.stderr
+
+
+def test_autograde_before_build_says_what_to_run(tmp_path):
+    """On a fresh clone with submissions but no gradebook yet, does autograde stop at once with one line naming make build?"""
+    for name in ("source", "release"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    for name in ("nbgrader_config.py", "grader_config.py"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "examples" / "submissions", tmp_path / "submitted")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    run = subprocess.run([str(Path(sys.executable).with_name("nbgrader")), "autograde", "lesson05"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1
+    assert "lesson05 is not in the gradebook" in run.stderr and "run `make build`" in run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "autograded").exists()
+
+
 def test_report_after_demo_has_text_and_code_vetoes(course):
     """Does the report after the demo show one student vetoed from text and one from code, and the right statuses?"""
     root, _, report = course
