@@ -1,4 +1,4 @@
-"""Turn Quarto markdown into Jupyter markdown: cross-references, callouts, mermaid and images."""
+"""Turn Quarto markdown into Jupyter markdown: cross-references, callouts, diagrams and images."""
 from __future__ import annotations
 
 import base64
@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograde.building.diagrams import committed_diagram
 from autograde.building.lesson_source import CodeCell, Div, Lesson, Markdown
 
 CROSSREF = re.compile(r"@(?P<label>(?P<kind>fig|tbl)-[\w-]+)")
@@ -78,7 +79,7 @@ def callout_markdown(div: Div, body: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in lines) + "\n"
 
 
-def mermaid_markdown(cell: CodeCell, numbering: CrossrefNumbering) -> str:
-    """A {mermaid} cell as a fenced ```mermaid block (JupyterLab renders it) and its caption."""
-    caption = caption_line(numbering, cell.options.get("label"), cell.options.get("fig-cap", ""))
-    return f"```mermaid\n{cell.source.strip()}\n```\n\n{caption}\n"
+def mermaid_markdown(cell: CodeCell, lesson_dir: Path) -> str:
+    """A {mermaid} cell as an image of its committed SVG (see diagrams.py), labelled so attach_images captions it."""
+    path = committed_diagram(cell, lesson_dir).relative_to(lesson_dir)
+    return f"![{cell.options.get('fig-cap', '')}]({path.as_posix()}){{#{cell.options['label']}}}\n"

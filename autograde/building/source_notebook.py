@@ -158,7 +158,8 @@ class NotebookBuilder:
         if cell.role == self.spec.exercise_role:
             self.code_answer(cell)
         elif cell.lang == "mermaid":
-            self.prose(mermaid_markdown(cell, self.numbering))
+            folder = self.lesson.path.parent
+            self.prose(*attach_images(mermaid_markdown(cell, folder), folder, self.numbering))
         elif cell.role not in ("setup", self.spec.solution_role):
             self.demo(cell)
 
