@@ -11,6 +11,7 @@ import pytest
 from autograde.assignment_spec import load_spec
 from autograde.building.diagrams import DIAGRAMS_DIR, REGENERATE, committed_diagram, mermaid_cells
 from autograde.building.lesson_source import CodeCell, LessonSourceError
+from autograde.building.notebook_prose import data_url
 from autograde.building.source_notebook import source_notebook_path
 
 SPEC = load_spec("lesson05")
@@ -37,14 +38,15 @@ def test_picture_is_standalone_svg(cell: CodeCell) -> None:
 
 
 def test_source_notebook_shows_pictures_not_mermaid_code() -> None:
-    """Does the built notebook carry each diagram as an SVG attachment, with no ```mermaid block left?"""
+    """Does the built notebook show each diagram as its committed SVG in a data: URL, with no ```mermaid block left?
+
+    (JupyterLab does not show SVG cell attachments in a notebook it does not trust, as a student's is.)
+    """
     notebook = nbformat.read(source_notebook_path(SPEC), as_version=4)
     text = "\n".join(cell.source for cell in notebook.cells)
-    attached = {name for cell in notebook.cells for name in cell.get("attachments", {})}
-    assert "```mermaid" not in text
+    assert "```mermaid" not in text and "attachment:" not in text
     for cell in CELLS:
-        assert f"{cell.options['label']}.svg" in attached
-        assert f"(attachment:{cell.options['label']}.svg)" in text
+        assert f"]({data_url('image/svg+xml', committed_diagram(cell, LESSON_DIR).read_bytes())})" in text
 
 
 def test_stale_picture_is_a_one_line_error(tmp_path: Path) -> None:
