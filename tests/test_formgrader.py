@@ -189,7 +189,7 @@ def look_at_carol(page: Page, base: str) -> GradingPage:
     seen.problems += inspect_page(page, PageExpectations())
     for summary in page.locator("details > summary").all():
         summary.click()
-    seen.problems += [problem for problem in inspect_page(page, PageExpectations()) if problem.kind in ("math", "image")]
+    seen.problems += [found for found in inspect_page(page, PageExpectations()) if found.kind in ("math", "image")]
     return seen
 
 
@@ -308,5 +308,6 @@ def test_feedback_shows_points_and_comment(round_trip: RoundTrip) -> None:
 def test_student_jupyterlab_shows_formulas_and_pictures(round_trip: RoundTrip) -> None:
     """Does JupyterLab, offline, typeset the release notebook's formulas and show its diagrams and figures?"""
     assert round_trip.lab_math > 20
-    assert len(round_trip.lab_images) == 5 and all(width > 100 for width in round_trip.lab_images), round_trip.lab_images
+    images = round_trip.lab_images
+    assert len(images) == 5 and all(width > 100 for width in images), images
     assert [f"[{p.kind}] {p.detail}" for p in round_trip.lab_problems] == []

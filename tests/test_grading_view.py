@@ -36,7 +36,7 @@ def laid_out() -> nbformat.NotebookNode:
 
 
 def test_graded_cells_keep_their_ids_metadata_and_text(laid_out) -> None:
-    """Are the code answer, hidden tests, answers and rubrics all there, in order, with nbgrader's metadata unchanged?"""
+    """Are the code answer, hidden tests, answers and rubrics all there, in order, with unchanged nbgrader metadata?"""
     graded = [c for c in SOURCE.cells if c.metadata.nbgrader.get("grade") or c.metadata.nbgrader.get("solution")]
     kept = {cell.id: cell for cell in laid_out.cells}
     for cell in graded:
@@ -60,6 +60,16 @@ def test_folding_loses_no_prose(laid_out) -> None:
     for cell in SOURCE.cells:
         if "prose" in cell.metadata.tags:
             assert cell.source in text
+
+
+def test_fold_summary_lists_section_titles_not_code_comments() -> None:
+    """Does a fold's one line name the sections inside it, and not a `# comment` line of a code block?"""
+    cells = [nbformat.v4.new_markdown_cell(text) for text in
+             ("## 实测\n\n```bash\n# run the lab\npython -m zerolab run\n```", "### 细节\n\n正文", "## 结果\n\n表")]
+    for cell in cells:
+        cell.metadata = {"tags": ["prose"]}
+    (fold,) = fold_lesson_prose(cells)
+    assert fold.source.startswith("<details><summary>▸ 课文（已折叠，点击展开）：实测 · 结果</summary>")
 
 
 def test_a_run_of_headings_alone_is_not_folded() -> None:

@@ -69,7 +69,7 @@ def committed_diagram(cell: CodeCell, lesson_dir: Path) -> Path:
         raise LessonSourceError(f"{path}: missing picture of mermaid diagram {path.stem}; run `{REGENERATE}`")
     mark = SOURCE_MARK.search(path.read_text(encoding="utf-8"))
     if not mark or mark["digest"] != source_digest(cell):
-        raise LessonSourceError(f"{path}: drawn from another version of mermaid diagram {path.stem}; run `{REGENERATE}`")
+        raise LessonSourceError(f"{path}: drawn from an older version of diagram {path.stem}; run `{REGENERATE}`")
     return path
 
 
@@ -123,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog=REGENERATE, description=main.__doc__)
     parser.add_argument("assignment", nargs="?", default="lesson05")
-    parser.add_argument("--mermaid", type=Path, help=f"a copy of mermaid {MERMAID_VERSION}'s mermaid.min.js (default: npm pack it)")
+    parser.add_argument("--mermaid", type=Path,
+                        help=f"mermaid {MERMAID_VERSION}'s dist/mermaid.min.js (default: fetched with npm pack)")
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if chromium is None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
+from autograde.building.lesson_source import CODE_SPAN
 from autograde.grading.preprocessors.record_vetoes import COMMENT_MARK
 from autograde.veto.finding import CATALOGUE, Veto
 
@@ -42,7 +43,9 @@ def is_foldable(cells: Sequence[NotebookNode], index: int) -> bool:
 def folded(run: Sequence[NotebookNode]) -> NotebookNode:
     """The run's first cell (id and nbgrader metadata kept) holding the whole run in one collapsed block."""
     cell = run[0]
-    headings = " · ".join(match["title"].strip() for part in run for match in TITLE.finditer(part.source))
+    # code blocks left out: a `# comment` line in one is no section title
+    titles = [match["title"].strip() for part in run for match in TITLE.finditer(CODE_SPAN.sub("", part.source))]
+    headings = " · ".join(titles)
     body = "\n\n".join(part.source for part in run)
     cell.source = f"<details><summary>{FOLD_SUMMARY.format(headings=headings)}</summary>\n\n{body}\n\n</details>"
     return cell
@@ -81,7 +84,7 @@ def quoted(text: str) -> str:
 
 
 def veto_note(grade_id: str, vetoes: Sequence[Veto], lesson_says: Mapping[str, Sequence[str]]) -> NotebookNode:
-    """A markdown cell listing a checked cell's veto candidates: id, what it means, the evidence, what the lesson says."""
+    """A markdown cell listing a checked cell's veto candidates: id, meaning, evidence, what the lesson says."""
     if not vetoes:
         source = NO_CANDIDATES.format(cell=grade_id)
     else:

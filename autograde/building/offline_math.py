@@ -38,7 +38,7 @@ def katex_stylesheet(katex_dir: Path = KATEX_DIR) -> str:
 
 @functools.cache
 def offline_math(_cdn_url: str = "") -> Markup:
-    """The <style> and <script> elements that typeset a page's $…$ and $$…$$ (the CDN url nbconvert passes is unused)."""
+    """The <style> and <script> elements that typeset a page's $…$ and $$…$$ (nbconvert's CDN url is unused)."""
     script = (KATEX_DIR / "katex.min.js").read_text(encoding="utf-8")
     return Markup(f"<style>{katex_stylesheet()}</style>\n<script>{script}</script>\n"
                   f"<script>{TYPESETTER.read_text(encoding='utf-8')}</script>")
