@@ -2,7 +2,8 @@
 # ruff: noqa: F821  (`get_config` is provided by traitlets when nbgrader loads this file)
 import os
 
-from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+import nbgrader
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor, TagRemovePreprocessor
 from nbgrader.preprocessors import (
     CheckCellMetadata,
     ClearHiddenTests,
@@ -19,6 +20,8 @@ from nbgrader.preprocessors import (
     SaveCells,
 )
 
+from autograde.building.grading_view import NOTE_TAG
+from autograde.building.offline_math import NOTEBOOK_TEMPLATES
 from autograde.grading.install import use_parallel_autograde
 from autograde.grading.preprocessors.assign_late_penalties_in_batch import AssignLatePenaltiesInBatch
 from autograde.grading.preprocessors.check_cell_metadata import CheckCellMetadataQuickly
@@ -26,6 +29,7 @@ from autograde.grading.preprocessors.check_submission import CheckSubmission
 from autograde.grading.preprocessors.clear_solutions_to_exercise import ClearSolutionsToExercise
 from autograde.grading.preprocessors.find_vetoes import FindVetoes
 from autograde.grading.preprocessors.judge_hidden_tests import JudgeHiddenTests
+from autograde.grading.preprocessors.lay_out_for_grading import LayOutForGrading
 from autograde.grading.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
 from autograde.grading.preprocessors.overwrite_kernelspec_from_snapshot import OverwriteKernelspecFromSnapshot
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
@@ -82,10 +86,29 @@ c.Autograde.autograde_preprocessors = [
     ClearMetadataPreprocessor,
     LimitOutput,
     FindVetoes,
+    LayOutForGrading,  # lesson prose folded; each answer followed by its veto candidates (after the checks read it)
 ]
 # the code vetoes' probes are answered in the same sandboxed run, right after the code cell (no second run)
 c.SandboxedExecute.probes_after = {"zero_code": "autograde.veto.code:PROBE_CALLS"}
 c.ParallelAutograde.record_preprocessors = [SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes]
+# What the lesson says against each veto, quoted word for word from lessons/lesson05.qmd (tests check the quotes)
+c.LayOutForGrading.lesson_says = {
+    "wrong-shard-target": [r"优化器的动量和方差以及 FP32 Master 权重按 $1/N_d$ 均分到各 Rank。",
+                           r"在 ZeRO-1 的基础上，进一步将梯度切片。", r"连前向与反向所需的模型参数本身也彻底分片！"],
+    "activations-sharded": [r"每个 DP 节点处理的是互不重叠的 Micro-Batch 数据。", r"它们之间**没有任何冗余**可供消除！"],
+    "wrong-comm-volume": [r"ZeRO-1 与 ZeRO-2 的总通信量与朴素 DDP **完全一致**！",
+                          r"ZeRO-3 的通信量相比 DDP / ZeRO-2 增加了 **50%（从 $2\Psi$ 升至 $3\Psi$）**。"],
+    "unbounded-scaling": [r"当 $N_d \to \infty$ 时，静态模型显存理论上趋近于 0（实际受限于单层参数峰值）。",
+                          r"在 ZeRO-3 消除模型静态状态后，显存瓶颈将**完全转移至激活显存**。"],
+}
+
+# Formgrader and feedback pages: math typeset by the course's KaTeX, inlined (nbconvert's macro loads MathJax from a
+# CDN, and formgrader's script stops when it never arrives); our template folder comes before nbgrader's own.
+c.HTMLExporter.extra_template_basedirs = [
+    str(NOTEBOOK_TEMPLATES),
+    os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader", "templates"),
+]
+c.HTMLExporter.filters = {"offline_math": "autograde.building.offline_math.offline_math"}
 
 # The sandbox (README: "What the sandbox guarantees"). Every limit applies to each submission on its own.
 c.Sandbox.memory_bytes = 2 * 1024**3      # address space of each process the submission starts
@@ -100,4 +123,7 @@ c.Sandbox.workers = 0                     # submissions at once; 0 = two per CPU
 c.Sandbox.allow_unsandboxed = False       # True only on a throwaway machine without bubblewrap
 
 # Feedback never shows hidden test code: test regions are cleared; test cells only ever hold a one-line verdict.
-c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]
+# The grader's veto notes stay out of it (config scoped to feedback's exporter: formgrader shows them): a student
+# reads the grader's comment, not an undecided candidate.
+c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests, TagRemovePreprocessor]
+c.GenerateFeedback.HTMLExporter.TagRemovePreprocessor.remove_cell_tags = {NOTE_TAG}

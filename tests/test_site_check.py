@@ -69,6 +69,9 @@ def test_problems_name_what_is_broken(reports: dict[str, PageReport]) -> None:
     text = "\n".join(report.summary() for report in reports.values())
     assert "image not loaded: missing-chart.png" in text
     assert "math left as TeX: \\Psi" in text and "MathJax-style text: \\(M_3 = \\frac" in text
+    notebook = reports["notebook_math.html"].summary()
+    assert "holds $\\frac{16\\Psi}{N_d}$" in notebook and "$$M_0 = 16\\Psi$$" in notebook
+    assert "price of" not in notebook
     assert "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml-full.js" in text
     assert re.search(r'fig-strip: label "DDP: 16Ψ" is [34]\.\dpx, body text 17px', text)
     assert "mermaid diagram not rendered: flowchart LR" in text

@@ -1,7 +1,6 @@
 """Run a lesson's demo cells at build time and keep what they show: markdown text and SVG figures."""
 from __future__ import annotations
 
-import base64
 import contextlib
 import io
 import os
@@ -26,13 +25,6 @@ class DemoOutput:
     """Everything printed (markdown when the cell has `output: asis`)."""
     figures: list[bytes] = field(default_factory=list)
     """Each matplotlib figure the cell drew, as SVG bytes."""
-
-    def figure_attachments(self, stem: str) -> dict[str, dict[str, str]]:
-        """The figures as notebook cell attachments named <stem>-<n>.svg."""
-        return {
-            f"{stem}-{index}.svg": {"image/svg+xml": base64.b64encode(svg).decode("ascii")}
-            for index, svg in enumerate(self.figures, start=1)
-        }
 
 
 def _display_into(buffer: io.StringIO):

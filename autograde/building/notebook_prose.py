@@ -1,4 +1,4 @@
-"""Turn Quarto markdown into Jupyter markdown: cross-references, callouts, mermaid and images."""
+"""Turn Quarto markdown into Jupyter markdown: cross-references, callouts, diagrams and images."""
 from __future__ import annotations
 
 import base64
@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograde.building.diagrams import committed_diagram
 from autograde.building.lesson_source import CodeCell, Div, Lesson, Markdown
 
 CROSSREF = re.compile(r"@(?P<label>(?P<kind>fig|tbl)-[\w-]+)")
@@ -56,19 +57,22 @@ def caption_line(numbering: CrossrefNumbering, label: str | None, caption: str) 
     return f"*{prefix}{caption}*"
 
 
-def attach_images(text: str, base: Path, numbering: CrossrefNumbering) -> tuple[str, dict[str, dict[str, str]]]:
-    """Inline local images as cell attachments, with their numbered caption below."""
-    attachments: dict[str, dict[str, str]] = {}
+def data_url(mime: str, data: bytes) -> str:
+    """A data: URL; JupyterLab shows an SVG in an untrusted notebook this way, but not as a cell attachment."""
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def inline_images(text: str, base: Path, numbering: CrossrefNumbering) -> str:
+    """Inline local images as data: URLs, with their numbered caption below."""
 
     def replace(match: re.Match[str]) -> str:
         path = base / match["path"]
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        attachments[path.name] = {mime: base64.b64encode(path.read_bytes()).decode("ascii")}
         label = LABEL_IN_ATTRS.search(match["attrs"] or "")
         caption = caption_line(numbering, label["label"] if label else None, match["caption"])
-        return f"![{match['caption']}](attachment:{path.name})\n\n{caption}"
+        return f"![{match['caption']}]({data_url(mime, path.read_bytes())})\n\n{caption}"
 
-    return IMAGE.sub(replace, text), attachments
+    return IMAGE.sub(replace, text)
 
 
 def callout_markdown(div: Div, body: str) -> str:
@@ -78,7 +82,7 @@ def callout_markdown(div: Div, body: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in lines) + "\n"
 
 
-def mermaid_markdown(cell: CodeCell, numbering: CrossrefNumbering) -> str:
-    """A {mermaid} cell as a fenced ```mermaid block (JupyterLab renders it) and its caption."""
-    caption = caption_line(numbering, cell.options.get("label"), cell.options.get("fig-cap", ""))
-    return f"```mermaid\n{cell.source.strip()}\n```\n\n{caption}\n"
+def mermaid_markdown(cell: CodeCell, lesson_dir: Path) -> str:
+    """A {mermaid} cell as an image of its committed SVG (see diagrams.py), labelled so inline_images captions it."""
+    path = committed_diagram(cell, lesson_dir).relative_to(lesson_dir)
+    return f"![{cell.options.get('fig-cap', '')}]({path.as_posix()}){{#{cell.options['label']}}}\n"

@@ -65,16 +65,20 @@ MATH_JS = """() => {
   }
   for (const el of document.querySelectorAll(".katex-error, mjx-merror, merror"))
     problems.push(`math error: ${el.textContent.trim().slice(0, 60)}`);
+  // \\( \\[ as MathJax writes them, or $…$ / $$…$$ by pandoc's rules as notebooks keep them
+  const tex = /\\\\[(\\[]|\\$\\$[\\s\\S]+?\\$\\$|\\$[^\\s$](?:[^$]*?[^\\s$])?\\$(?!\\d)/;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!/\\\\[(\\[]/.test(node.data) || parent.closest("script, style, pre, code, .math, .katex") || !shown(parent))
+    const found = node.data.match(tex);
+    if (!found || parent.closest("script, style, pre, code, textarea, .math, .katex") || !shown(parent))
       continue;
-    problems.push(`TeX delimiters in the text: ${node.data.trim().slice(0, 60)}`);
+    const around = node.data.slice(Math.max(0, found.index - 30), found.index + 40);
+    problems.push(`TeX delimiters in the text: ${around.replace(/\\s+/g, " ").trim()}`);
   }
   return problems;
 }"""
-"""Math not typeset by KaTeX or MathJax, typeset with errors, or raw \\( \\[ in the visible text."""
+"""Math not typeset by KaTeX or MathJax, typeset with errors, or raw \\( \\[ $ $$ in the visible text."""
 
 MERMAID_JS = """() => {
   const problems = [], small = [];
@@ -198,7 +202,7 @@ def _open_callout(page: Page, expect: PageExpectations) -> list[Problem]:
     return []
 
 
-def _record_failures(page: Page, problems: list[Problem]) -> None:
+def record_failures(page: Page, problems: list[Problem]) -> None:
     """Collect console errors, uncaught exceptions and failed or refused requests as they happen."""
 
     def console(message: ConsoleMessage) -> None:
@@ -216,7 +220,7 @@ def _record_failures(page: Page, problems: list[Problem]) -> None:
     page.on("response", response)
 
 
-def _inspect(page: Page, expect: PageExpectations) -> list[Problem]:
+def inspect_page(page: Page, expect: PageExpectations) -> list[Problem]:
     """Run every check on the loaded page, the callout (if any) opened first so its content is checked too."""
     if expect.mermaid_diagrams:
         try:
@@ -244,9 +248,9 @@ def check_page(browser: Browser, url: str, expect: PageExpectations, screenshot:
     context.route(lambda target: target.split("/", 3)[:3] != origin, lambda route: route.abort("internetdisconnected"))
     try:
         page = context.new_page()
-        _record_failures(page, report.problems)
+        record_failures(page, report.problems)
         page.goto(url, wait_until="load")
-        report.problems.extend(_inspect(page, expect))
+        report.problems.extend(inspect_page(page, expect))
         if report.problems:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=screenshot, full_page=True)

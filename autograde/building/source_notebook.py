@@ -13,7 +13,8 @@ from nbformat.notebooknode import NotebookNode
 from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
 from autograde.building.demo_cells import run_demo_cell
 from autograde.building.lesson_source import Block, CodeCell, Div, Lesson, LessonSourceError, Markdown, read_lesson, solution_namespace
-from autograde.building.notebook_prose import CrossrefNumbering, attach_images, callout_markdown, caption_line, mermaid_markdown
+from autograde.building.notebook_prose import (CrossrefNumbering, callout_markdown, caption_line, data_url, inline_images,
+                                               mermaid_markdown)
 
 HEADING = re.compile(r"^#{2,3} ", re.MULTILINE)
 NBGRADER_SCHEMA = 3
@@ -58,11 +59,9 @@ class NotebookBuilder:
     rubrics: dict[str, str]
     cells: list[NotebookNode] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
-    attachments: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def prose(self, markdown: str, attachments: dict[str, dict[str, str]] | None = None) -> None:
+    def prose(self, markdown: str) -> None:
         """Add markdown to the prose being collected; each `##`/`###` heading starts a new cell."""
-        self.attachments.update(attachments or {})
         text = self.numbering.resolve(markdown)
         starts = [match.start() for match in HEADING.finditer(text)]
         for start, end in zip([0, *starts], [*starts, len(text)]):
@@ -77,11 +76,7 @@ class NotebookBuilder:
         self.pending.clear()
         if not text:
             return
-        cell = make_cell("markdown", text, self.prose_id(text), ["prose"], locked=True)
-        used = {name: self.attachments.pop(name) for name in sorted(self.attachments) if f"attachment:{name})" in text}
-        if used:
-            cell.attachments = used
-        self.cells.append(cell)
+        self.cells.append(make_cell("markdown", text, self.prose_id(text), ["prose"], locked=True))
         first_line = text.splitlines()[0].strip()
         for answer in self.spec.answers:
             if first_line == answer.after_heading:
@@ -130,18 +125,16 @@ class NotebookBuilder:
             parts.append(caption_line(self.numbering, label, cell.options["tbl-cap"]))
         if output.text.strip():
             parts.append(output.text if cell.options.get("output") == "asis" else f"```\n{output.text}```")
-        figures = output.figure_attachments(label or "figure")
-        for name in figures:
-            parts.append(f"![{cell.options.get('fig-alt', '')}](attachment:{name})")
+        for svg in output.figures:
+            parts.append(f"![{cell.options.get('fig-alt', '')}]({data_url('image/svg+xml', svg)})")
         if "fig-cap" in cell.options:
             parts.append(caption_line(self.numbering, label, cell.options["fig-cap"]))
-        self.prose("\n\n".join(parts) + "\n", figures)
+        self.prose("\n\n".join(parts) + "\n")
 
     def block(self, block: Block) -> None:
         """Dispatch one block to the cell(s) it becomes."""
         if isinstance(block, Markdown):
-            text, attachments = attach_images(block.text, self.lesson.path.parent, self.numbering)
-            self.prose(text, attachments)
+            self.prose(inline_images(block.text, self.lesson.path.parent, self.numbering))
         elif isinstance(block, CodeCell):
             self.code_block(block)
         elif block.answer_only or set(block.classes) & set(self.spec.site_only_classes):
@@ -158,7 +151,8 @@ class NotebookBuilder:
         if cell.role == self.spec.exercise_role:
             self.code_answer(cell)
         elif cell.lang == "mermaid":
-            self.prose(mermaid_markdown(cell, self.numbering))
+            folder = self.lesson.path.parent
+            self.prose(inline_images(mermaid_markdown(cell, folder), folder, self.numbering))
         elif cell.role not in ("setup", self.spec.solution_role):
             self.demo(cell)
 

@@ -1,0 +1,24 @@
+"""Lay the graded notebook out for a grader: lesson prose folded, veto candidates beside each checked cell."""
+from __future__ import annotations
+
+from nbconvert.exporters.exporter import ResourcesDict
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Dict, List, Unicode
+
+from autograde.building.grading_view import fold_lesson_prose, with_veto_notes, without_mark_scheme_lines
+
+
+class LayOutForGrading(NbGraderPreprocessor):
+    """Runs after FindVetoes in each worker; nbgrader's own cells keep their ids and metadata, only prose is folded."""
+
+    lesson_says = Dict(value_trait=List(Unicode()), default_value={}, help=(
+        "veto id -> sentences quoted from the lesson that a candidate contradicts, shown beside the evidence")
+    ).tag(config=True)
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
+        """Fold each run of lesson prose, drop mark-scheme marker lines, add a veto note after each checked cell."""
+        findings = resources.get("autograde", {}).get("vetoes", {})
+        cells = fold_lesson_prose(without_mark_scheme_lines(nb.cells))
+        nb.cells = with_veto_notes(cells, findings, self.lesson_says)
+        return nb, resources
