@@ -7,7 +7,8 @@ committed (sandboxed, parallel, oracle outside the kernel) and "plain" with nbgr
 pipeline (same release settings, the same 10 s per-cell timeout, interrupted rather than fatal). Both
 get the mistake table (tests/data/submissions/mistakes.yaml) cycled to --submissions students and are
 autograded from fresh gradebooks; the script prints both wall times, their ratio, whether the per-test
-points agree for every student both graded, and the time one submission takes after start-up.
+points agree for every student both graded, which students plain nbgrader failed to grade, and the time
+one submission takes after start-up.
 """
 from __future__ import annotations
 
@@ -89,8 +90,9 @@ def main() -> int:
         ours_s = nbgrader(course, "autograde", "lesson05")
         plain_s = nbgrader(plain, "autograde", "lesson05")
         ours, theirs = points(course), points(plain)
-        both = sorted(set(ours) & set(theirs))
+        both = sorted(s for s in set(ours) & set(theirs) if None not in ours[s] + theirs[s])
         differing = {student: (ours[student], theirs[student]) for student in both if ours[student] != theirs[student]}
+        plain_failed = sorted(s for s in set(ours) & set(theirs) if None in theirs[s] and None not in ours[s])
         single = make_course(Path(work) / "single", course_config, [rows[0]])
         single_s = nbgrader(single, "autograde", "lesson05")
         idle_s = nbgrader(single, "autograde", "lesson05")  # nothing left to grade: start-up only
@@ -102,10 +104,11 @@ def main() -> int:
     print(f"throughput ratio: {plain_s / ours_s:.1f}x")
     print(f"per-test points identical on {len(both) - len(differing)} of the {len(both)} students both graded "
           f"({(len(both) - len(differing)) * len(TESTS)} test scores)")
-    for row in sorted({student.rsplit("_", 1)[0] for student in differing}):
-        cases = [student for student in differing if student.rsplit("_", 1)[0] == row]
-        course_points, plain_points = differing[cases[0]]
-        print(f"  differ: {row} x{len(cases)}: course {format_points(course_points)}, plain {format_points(plain_points)}")
+    for student, (course_points, plain_points) in sorted(differing.items()):
+        print(f"  differ: {student}: course {format_points(course_points)}, plain {format_points(plain_points)}")
+    failed_rows = sorted({student.rsplit("_", 1)[0] for student in plain_failed})
+    print(f"graded by the course but not by plain nbgrader (its run failed for them): {len(plain_failed)} "
+          f"({', '.join(failed_rows) or 'none'})")
     print(f"one submission: {single_s:.2f} s for the command, {idle_s:.2f} s of it start-up (a run with nothing to grade): "
           f"{single_s - idle_s:.2f} s to grade it")
     return 0

@@ -123,7 +123,7 @@ def serve(control_fd: int, isolate: bool) -> None:
     """
     libc = _Libc(isolate)
     libc.prctl(PR_SET_DUMPABLE, 0)  # a submission that could see us still cannot read our memory
-    shell = _warm_shell()
+    shell = None
     control = socket.socket(fileno=control_fd)
     while True:
         try:
@@ -133,6 +133,8 @@ def serve(control_fd: int, isolate: bool) -> None:
         if not message:
             return
         request = json.loads(message)
+        if shell is None and request.get("steps"):
+            shell = _warm_shell()  # imported once, on the first job that runs code (an empty check job needs none)
         status = _run_job(libc, shell, control, request, fds)
         control.send(json.dumps({"op": "ended", "status": status}).encode())
 

@@ -96,7 +96,7 @@ class SandboxWorker:
         results_reader, results = os.pipe()
         request = {"op": "job", "processes": self.settings.max_processes, "scratch_bytes": self.settings.scratch_bytes,
                    "memory_bytes": self.settings.memory_bytes, "cpu_seconds": self.settings.cpu_seconds,
-                   "file_bytes": self.settings.file_bytes}
+                   "file_bytes": self.settings.file_bytes, "steps": len(job.steps)}
         try:
             socket.send_fds(self.control, [json.dumps(request).encode()], [job_in, results])
         except OSError:
