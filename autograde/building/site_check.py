@@ -9,9 +9,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from urllib.parse import urlparse
 from pathlib import Path
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Response, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
@@ -216,7 +217,11 @@ def record_failures(page: Page, problems: list[Problem]) -> None:
 
     page.on("console", console)
     page.on("pageerror", lambda error: problems.append(Problem("console", f"uncaught {error.name}: {error.message}")))
-    page.on("requestfailed", lambda request: problems.append(Problem("request", f"{request.failure}: {request.url}")))
+    def failed(request: Request) -> None:
+        if not (request.failure == "net::ERR_ABORTED" and urlparse(request.url).path.endswith("/favicon.ico")):
+            problems.append(Problem("request", f"{request.failure}: {request.url}"))  # the browser's own icon is not content
+
+    page.on("requestfailed", failed)
     page.on("response", response)
 
 
