@@ -58,6 +58,8 @@ class LedgerReader:
     """A total right after a sum ("= 3Ψ", "，加起来 3Ψ")."""
     aggregate: re.Pattern[str]
     """Between a collective and a value: the value covers more than one run ("AG 总共 2Ψ")."""
+    both_passes: re.Pattern[str]
+    """Right before a collective: it runs once in each of the forward and backward passes ("前向和反向各 all-gather 一次")."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], units: Mapping[str, float]) -> LedgerReader:
@@ -81,6 +83,7 @@ class LedgerReader:
                 rf"^[^=+;。ψ\d]{{0,16}}?(?:{cues['total_after']})\s*(?:约|about|~|≈)?\s*(\d+(?:\.\d+)?)?ψ(?!\s*[+/])", re.IGNORECASE
             ),
             aggregate=re.compile(cues["aggregate"], re.IGNORECASE),
+            both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -95,6 +98,8 @@ class LedgerReader:
             beside = m.group("before") is not None or not gap.strip()
             value = float(stated[:-1] or 1) if stated else None
             runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
+            if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
+                runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside))
         return found
 
