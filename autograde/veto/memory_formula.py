@@ -33,8 +33,8 @@ class FormulaReader:
     """Stage: (full, sliced) Ψ of its per-GPU model states (DDP 16Ψ + 0, ZeRO-1 4Ψ + 12Ψ/N_d, …)."""
     joiner: re.Pattern[str]
     """What may stand between two terms of one formula: a plus or a list separator, with state labels around it."""
-    old_value: re.Pattern[str]
-    """Around a formula: it is the value before a change ("从 16Ψ", "16Ψ →"), not the stage's own."""
+    not_own: re.Pattern[str]
+    """Around a formula: not the stage's own value, but the old one of a change or a list divided as a whole after it."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], splits: Mapping[str, list[float]]) -> FormulaReader:
@@ -42,7 +42,7 @@ class FormulaReader:
         return cls(
             splits={stage: (float(full), float(sliced)) for stage, (full, sliced) in splits.items()},
             joiner=re.compile(f"^(?:{cues['joiner']})$", re.IGNORECASE),
-            old_value=re.compile(cues["old_value"], re.IGNORECASE),
+            not_own=re.compile(cues["not_own"], re.IGNORECASE),
         )
 
     @property
@@ -70,8 +70,8 @@ class FormulaReader:
         """Whether `formula` is one stage's whole static memory, stated as its own value."""
         if formula.full + formula.sliced != self.total or (terms < 2 and not formula.sliced):
             return False
-        around = text[max(0, formula.start - 8) : formula.start] + "|" + text[formula.end : formula.end + 6]
-        return not self.old_value.search(around)
+        around = text[max(0, formula.start - 8) : formula.start] + "|" + text[formula.end : formula.end + 20]
+        return not self.not_own.search(around)
 
 
 def _formula(terms: list[re.Match[str]]) -> Formula:

@@ -193,14 +193,17 @@ def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tu
 
 
 def _wrong_formulas(book: PatternBook, sentence: _Sentence) -> Iterator[tuple[int, int]]:
-    """Spans of static-memory formulas given for a stage whose split they are not, nor that of another stage named in
-    the sentence (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
+    """Spans of static-memory formulas given for a stage the sentence names whose split they are not, nor that of another
+    stage named there (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
     splits = book.formulas.splits
     named = {splits[m.stage] for m in sentence.mentions if m.stage in splits}
+    subjects = {m.stage for m in sentence.mentions if not m.reference}
     for formula in book.formulas.formulas(sentence.text):
         clause = sentence.clause_around(formula.start, formula.end)
         owner = sentence.subject(clause, formula.start, QUANTITY_REACH)
-        if owner in splits and formula.split != splits[owner] and formula.split not in named - {splits[owner]}:
+        if owner not in splits or owner not in subjects:
+            continue  # a formula is judged only against a stage the sentence itself names
+        if formula.split != splits[owner] and formula.split not in named - {splits[owner]}:
             yield formula.start, formula.end
 
 
