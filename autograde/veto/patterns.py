@@ -92,6 +92,8 @@ class PatternBook:
     """A pronoun right after a predicate, standing for the object noun before it ("partitions them")."""
     disposal_pronoun: re.Pattern[str]
     """A pronoun fronted before the predicate ("把它…分片"), standing for the object noun before it."""
+    inclusion: re.Pattern[str]
+    """Right before an object: it is listed as included in what the predicate acts on, whatever verbs come between."""
     noun_after_comma: re.Pattern[str]
     """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
     own_verb: re.Pattern[str]
@@ -132,6 +134,7 @@ class PatternBook:
             pronouns=re.compile(cues["pronouns"], re.IGNORECASE),
             object_pronoun=re.compile(cues["object_pronoun"], re.IGNORECASE),
             disposal_pronoun=re.compile(cues["disposal_pronoun"], re.IGNORECASE),
+            inclusion=re.compile(f"(?:{cues['inclusion']})\\s*(?:the\\s+|even\\s+|their\\s+|its\\s+)?$", re.IGNORECASE),
             noun_after_comma=re.compile(expand(r",\s*(?:and\s+|or\s+|but\s+)?(?:the\s+)?(?:{object_noun})")),
             own_verb=re.compile(f"\\s*(?:{expand(cues['own_verb'])})", re.IGNORECASE),
             rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),

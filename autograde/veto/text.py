@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from autograde.veto.finding import Veto
 from autograde.veto.patterns import Frame, PatternBook, pattern_book
 from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
-from autograde.veto.stages import TAG, Mention, changed_to, last_subject, subject_at
+from autograde.veto.stages import Mention, changed_to, last_subject, subject_at
 
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
@@ -221,7 +221,7 @@ def _clause_fits(
             return False
         if others & frame.without_stages:
             return False
-    return frame.object is None or _object_bound(book, frame, sentence.text, clause, subject, start, end)
+    return frame.object is None or _object_bound(book, frame, sentence, clause, subject, start, end)
 
 
 def _present(
@@ -236,11 +236,12 @@ def _present(
 
 
 def _object_bound(
-    book: PatternBook, frame: Frame, text: str, clause: tuple[int, int], subject: str | None, start: int, end: int
+    book: PatternBook, frame: Frame, sentence: _Sentence, clause: tuple[int, int], subject: str | None, start: int, end: int
 ) -> bool:
     """Whether the frame's object sits in the clause as what the predicate at `start:end` acts on, or is what a
     relative clause refers back to ("activations, which ZeRO-3 also splits")."""
     assert frame.object is not None
+    text = sentence.text
     if book.relative_opener.match(text, clause[0]):
         before = text[max(0, clause[0] - 48) : clause[0]]
         if any(not before[m.end() :].strip(" ,") for m in frame.object.finditer(before)):
@@ -257,8 +258,9 @@ def _object_bound(
             continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
         low, high = (end, m.start()) if m.start() >= end else (m.end(), start)
         between = text[low:high] if low < high else ""
-        if book.barriers.search(between) or {t.group(1) for t in TAG.finditer(between)} - {subject}:
-            continue  # another verb or another stage owns the object
+        owners = {m.stage for m in sentence.mentions if low <= m.start < high and not m.reference} - {subject}
+        if owners or (book.barriers.search(between) and not book.inclusion.search(between)):
+            continue  # another stage or another verb owns the object, unless it is listed as included ("…, including activations")
         if between.count("(") != between.count(")"):
             continue  # an aside has a claim of its own ("ZeRO-2 并不切（有人把它说成切参数，那是错的）")
         if frame.polarity == "denied" and book.object_nouns.search(between):
