@@ -5,8 +5,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_TERM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)?ψ(\s*/\s*n_d\b)?(?!\s*/)")
-_GROUPED = re.compile(r"\(\s*((?:\d+(?:\.\d+)?)?ψ(?:\s*\+\s*(?:\d+(?:\.\d+)?)?ψ)+)\s*\)\s*/\s*n_d\b")
+_PER_RANK = r"\s*/\s*(?:n_d\b|\(\s*n_d\s*\))"
+_TERM = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)?ψ({_PER_RANK})?(?!\s*/)")
+_GROUPED = re.compile(rf"\(\s*((?:\d+(?:\.\d+)?)?ψ(?:\s*\+\s*(?:\d+(?:\.\d+)?)?ψ)+)\s*\){_PER_RANK}")
 """A sum of full terms divided as a whole ("(2Ψ + 12Ψ)/N_d"), rewritten term by term before reading."""
 
 

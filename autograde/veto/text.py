@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from autograde.veto.finding import Veto
 from autograde.veto.patterns import Frame, PatternBook, pattern_book
@@ -45,6 +45,14 @@ class _Sentence:
     """Where a stage named after a quantity stops owning it (the pattern book's `strong_breaks`)."""
     subordinate: re.Pattern[str]
     """Opens a subordinate clause ("因为", "since") whose subject may be named only in the main clause after it."""
+    predicate_spans: dict[re.Pattern[str], list[tuple[int, int]]] = field(default_factory=dict)
+    """Where each predicate matches, found once: the sharding table's frames share theirs."""
+
+    def spans_of(self, predicate: re.Pattern[str]) -> list[tuple[int, int]]:
+        """The spans where `predicate` matches the sentence."""
+        if predicate not in self.predicate_spans:
+            self.predicate_spans[predicate] = [m.span() for m in predicate.finditer(self.text)]
+        return self.predicate_spans[predicate]
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
         """The span of the clauses that `start:end` touches."""
@@ -170,7 +178,7 @@ def _fires(book: PatternBook, frame: Frame, sentence: _Sentence) -> bool:
 def _claims(book: PatternBook, frame: Frame, sentence: _Sentence) -> Iterator[tuple[int, int]]:
     """Spans where `frame` claims something: predicate matches, ledgers that break its check, or stated totals with a wrong multiple of Ψ."""
     if frame.predicate is not None:
-        yield from (m.span() for m in frame.predicate.finditer(sentence.text))
+        yield from sentence.spans_of(frame.predicate)
         return
     if frame.ledger is not None:
         yield from book.ledger.wrong(sentence.text, frame.ledger)
