@@ -71,7 +71,7 @@ class FormulaReader:
         """Whether `formula` is one stage's whole static memory, stated as its own value."""
         if formula.full + formula.sliced != self.total or (terms < 2 and not formula.sliced):
             return False
-        around = text[max(0, formula.start - 8) : formula.start] + "|" + text[formula.end : formula.end + 20]
+        around = text[max(0, formula.start - 16) : formula.start] + "|" + text[formula.end : formula.end + 20]
         return not self.not_own.search(around)
 
 
