@@ -5,25 +5,22 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from autograde.veto.quantities import PSI_MULTIPLE
+
 _PER_RANK = r"\s*/\s*(?:n_d\b|\(\s*n_d\s*\))"
-_TERM = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)?ψ({_PER_RANK})?(?!\s*/)")
+_TERM = re.compile(rf"{PSI_MULTIPLE}({_PER_RANK})?(?!\s*/)")
 _GROUPED = re.compile(rf"\(\s*((?:\d+(?:\.\d+)?)?ψ(?:\s*\+\s*(?:\d+(?:\.\d+)?)?ψ)+)\s*\){_PER_RANK}")
 """A sum of full terms divided as a whole ("(2Ψ + 12Ψ)/N_d"), rewritten term by term before reading."""
 
 
 @dataclass(frozen=True)
 class Formula:
-    """A static-memory formula in a tagged sentence: the Ψ every rank keeps whole and the Ψ divided by N_d."""
+    """A static-memory formula in a tagged sentence: where it is, and its split."""
 
     start: int
     end: int
-    full: float
-    sliced: float
-
-    @property
-    def split(self) -> tuple[float, float]:
-        """(full, sliced) multiples of Ψ."""
-        return self.full, self.sliced
+    split: tuple[float, float]
+    """(full, sliced): the Ψ every rank keeps whole and the Ψ divided by N_d."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,8 @@ class FormulaReader:
 
     def _whole(self, text: str, formula: Formula, terms: int) -> bool:
         """Whether `formula` is one stage's whole static memory, stated as its own value."""
-        if formula.full + formula.sliced != self.total or (terms < 2 and not formula.sliced):
+        full, sliced = formula.split
+        if full + sliced != self.total or (terms < 2 and not sliced):
             return False
         around = text[max(0, formula.start - 16) : formula.start] + "|" + text[formula.end : formula.end + 20]
         return not self.not_own.search(around)
@@ -79,4 +77,4 @@ def _formula(terms: list[re.Match[str]]) -> Formula:
     """The formula the consecutive `terms` add up to."""
     full = sum(float(t.group(1) or 1) for t in terms if not t.group(2))
     sliced = sum(float(t.group(1) or 1) for t in terms if t.group(2))
-    return Formula(terms[0].start(), terms[-1].end(), full, sliced)
+    return Formula(terms[0].start(), terms[-1].end(), (full, sliced))
