@@ -33,6 +33,8 @@ def sums(sentence: str) -> list[tuple[list[str], float | None]]:
         ("the all-gather moves 2Ψ bytes", [("ag", 1, None)]),
         ("其中 2Ψ 的 all-gather", [("ag", 1, None)]),
         ("all gahter (Ψ)", [("ag", 1, 1.0)]),
+        ("在前向和反向各 all-gather 一次参数", [("ag", 2, None)]),
+        ("all-gathers once in the forward and backward each", [("ag", None, None)]),
     ],
 )
 def test_each_collective_has_its_count_and_stated_volume(sentence: str, expected: list[tuple[str, int | None, float | None]]) -> None:
@@ -50,6 +52,8 @@ def test_each_collective_has_its_count_and_stated_volume(sentence: str, expected
         ("三部分：前向 all-gather、反向 all-gather、reduce-scatter，加起来 3Ψ。", [(["ag", "ag", "rs"], 3.0)]),
         ("前向 all-gather、反向 all-gather。", []),
         ("AR = RS + AG", [(["rs", "ag"], None)]),
+        ("ZeRO-1 的 2Ψ 来自两次 all-reduce。", [(["ar"], 2.0)]),
+        ("ZeRO-3 的 3Ψ 来自 all-gather，也有 reduce-scatter。", []),
     ],
 )
 def test_sums_and_their_totals(sentence: str, expected: list[tuple[list[str], float | None]]) -> None:
@@ -68,6 +72,9 @@ def test_sums_and_their_totals(sentence: str, expected: list[tuple[list[str], fl
         ("3Ψ = all-gather (forward) + all-reduce (backward gradients).", "q3", [C]),
         ("DDP: all-reduce (2Ψ) = reduce-scatter (Ψ) + all-gather (Ψ); ZeRO-3 adds one more all-gather, 3Ψ.", "q3", []),
         ("A common mistake is to write 3Ψ = AG + RS; the backward all-gather is missing.", "q3", []),
+        ("ZeRO-3 在前向和反向各 all-gather 一次参数，加上梯度的 reduce-scatter，共 3Ψ。", "q3", []),
+        ("ZeRO-1 的 2Ψ 来自两次 all-reduce：一次同步梯度，一次同步参数。", "q2", [C]),
+        ("DDP 的 2Ψ 来自一次 all-reduce。", "q2", []),
     ],
 )
 def test_ledgers_veto_only_when_wrong(answer: str, question: str, expected: list[str]) -> None:

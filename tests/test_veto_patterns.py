@@ -39,7 +39,7 @@ def _broken_book(tmp_path: Path, **frame_fields: object) -> Path:
         ({"predicate": "{no_such_term}"}, "unknown term {no_such_term}"),
         ({"predicate": "(unclosed"}, "frame 'broken': field 'predicate' is not a valid regex"),
         ({"veto_id": "no-such-veto", "predicate": "x"}, "unknown veto id"),
-        ({}, "give exactly one of `predicate`, `quantity` or `ledger`"),
+        ({}, "give exactly one of `predicate`, `quantity`, `ledger` or `memory_formula`"),
         ({"ledger": "vibes"}, "`ledger` must be one of part, sum, all-reduce"),
     ],
 )

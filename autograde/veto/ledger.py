@@ -8,6 +8,7 @@ from dataclasses import dataclass
 _NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
+_STOP = re.compile(r"[;。]")
 LEDGER_CHECKS = ("part", "sum", "all-reduce")
 """What a ledger frame checks: a collective given a volume other than its own, a sum that does not add up to the total
 it states, or an all-reduce among the parts (ZeRO-3 has none)."""
@@ -58,6 +59,10 @@ class LedgerReader:
     """A total right after a sum ("= 3Ψ", "，加起来 3Ψ")."""
     aggregate: re.Pattern[str]
     """Between a collective and a value: the value covers more than one run ("AG 总共 2Ψ")."""
+    source: re.Pattern[str]
+    """A total right before a lone collective named as its whole source ("2Ψ 来自两次 all-reduce")."""
+    both_passes: re.Pattern[str]
+    """Right before a collective: it runs once in each of the forward and backward passes ("前向和反向各 all-gather 一次")."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], units: Mapping[str, float]) -> LedgerReader:
@@ -81,6 +86,8 @@ class LedgerReader:
                 rf"^[^=+;。ψ\d]{{0,16}}?(?:{cues['total_after']})\s*(?:约|about|~|≈)?\s*(\d+(?:\.\d+)?)?ψ(?!\s*[+/])", re.IGNORECASE
             ),
             aggregate=re.compile(cues["aggregate"], re.IGNORECASE),
+            source=re.compile(rf"(\d+(?:\.\d+)?)?ψ\s*(?:的)?\s*(?:{cues['source_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
+            both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -95,6 +102,8 @@ class LedgerReader:
             beside = m.group("before") is not None or not gap.strip()
             value = float(stated[:-1] or 1) if stated else None
             runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
+            if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
+                runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside))
         return found
 
@@ -109,6 +118,10 @@ class LedgerReader:
                 continue
             if len(chain) >= 2:
                 found.append(Ledger(chain[0].start, chain[-1].end, tuple(chain), self._total(text, chain[0].start, chain[-1].end)))
+            elif chain and (part is None or _STOP.search(text, chain[0].end, part.start)):
+                source = self.source.search(text, max(0, chain[0].start - 32), chain[0].start)
+                if source:  # a lone collective, with no other in its sentence part, named as the total's whole source
+                    found.append(Ledger(chain[0].start, chain[0].end, tuple(chain), float(source.group(1) or 1)))
             chain = [part] if part is not None else []
         return found
 

@@ -73,7 +73,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\bN\s*_?\s*d\b|\bN_D\b", "N_d"),
     (r"\b1\s*/\s*(?:N|dp|DP|n)\b", "1/N_d"),
     (r"\bN\s*(?=→\s*∞)", "N_d "),
-    (r"\(*\s*N_d\s*-\s*1\s*\)*\s*/\s*\(*\s*N_d\s*\)*\s*×?\s*(?=Ψ)", ""),
+    (r"\(*\s*N_d\s*-\s*1\s*\)*\s*/\s*\(*\s*N_d\s*\)*\s*[×·*]?\s*(?=Ψ)", ""),
     # Ratios: number words and Chinese multiples to "2x".
     (r"\b(?:one and a half|1\.5) times\b", "1.5x"),
     (r"多一半|多\s*50\s*%|增加了?\s*50\s*%|50\s*%\s*more\b|\+\s*50\s*%", "1.5x"),

@@ -12,6 +12,7 @@ import yaml
 
 from autograde.veto.finding import CATALOGUE
 from autograde.veto.ledger import LEDGER_CHECKS, LedgerReader
+from autograde.veto.memory_formula import FormulaReader
 from autograde.veto.normalize import normalize
 from autograde.veto.polarity import Polarity
 from autograde.veto.quantities import QuantityCues
@@ -37,11 +38,13 @@ class Frame:
     name: str
     """Unique name, reported as the finding's `detail["pattern"]`."""
     predicate: re.Pattern[str] | None
-    """The claim's verb phrase; None for quantity and ledger frames."""
+    """The claim's verb phrase; None for quantity, ledger and memory-formula frames."""
     quantity: tuple[frozenset[float], frozenset[float]] | None
     """(wrong, right) multiples of Ψ for quantity frames."""
     ledger: str | None
     """For ledger frames, what they check (one of ledger.LEDGER_CHECKS)."""
+    memory_formula: bool
+    """Whether the frame judges static-memory formulas against the split of the stage they are given for."""
     subject: frozenset[str] | None
     """Stages the claim must be about; None for any."""
     object: re.Pattern[str] | None
@@ -73,15 +76,24 @@ class PatternBook:
     polarity: Polarity
     quantities: QuantityCues
     ledger: LedgerReader
+    formulas: FormulaReader
     clause_breaks: re.Pattern[str]
     clause_joiners: re.Pattern[str]
     object_nouns: re.Pattern[str]
     barriers: re.Pattern[str]
     strong_break: re.Pattern[str]
+    subordinate: re.Pattern[str]
+    """Opens a subordinate clause whose subject is the stage opening the main clause after it."""
     relative_opener: re.Pattern[str]
     """Opens a relative clause whose object is the noun before it."""
     collectives: re.Pattern[str]
     pronouns: re.Pattern[str]
+    object_pronoun: re.Pattern[str]
+    """A pronoun right after a predicate, standing for the object noun before it ("partitions them")."""
+    disposal_pronoun: re.Pattern[str]
+    """A pronoun fronted before the predicate ("把它…分片"), standing for the object noun before it."""
+    inclusion: re.Pattern[str]
+    """Right before an object: it is listed as included in what the predicate acts on, whatever verbs come between."""
     noun_after_comma: re.Pattern[str]
     """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
     own_verb: re.Pattern[str]
@@ -110,14 +122,19 @@ class PatternBook:
             polarity=Polarity.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
             ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["units"]),
+            formulas=FormulaReader.from_cues({k: expand(v) for k, v in data["memory_formula"]["cues"].items()}, data["memory_formula"]["splits"]),
             clause_breaks=re.compile(cues["clause_breaks"], re.IGNORECASE),
             clause_joiners=re.compile(expand(cues["clause_joiners"]), re.IGNORECASE),
             object_nouns=re.compile(expand("{object_noun}")),
             barriers=re.compile(expand(cues["barriers"])),
             strong_break=re.compile(cues["strong_breaks"], re.IGNORECASE),
+            subordinate=re.compile(f"[\\s,:;()—-]*(?:{cues['subordinate']})", re.IGNORECASE),
             relative_opener=re.compile(f"\\s*(?:{cues['relative_opener']})", re.IGNORECASE),
             collectives=re.compile(expand("{op}"), re.IGNORECASE),
             pronouns=re.compile(cues["pronouns"], re.IGNORECASE),
+            object_pronoun=re.compile(cues["object_pronoun"], re.IGNORECASE),
+            disposal_pronoun=re.compile(cues["disposal_pronoun"], re.IGNORECASE),
+            inclusion=re.compile(f"(?:{cues['inclusion']})\\s*(?:the\\s+|even\\s+|their\\s+|its\\s+)?$", re.IGNORECASE),
             noun_after_comma=re.compile(expand(r",\s*(?:and\s+|or\s+|but\s+)?(?:the\s+)?(?:{object_noun})")),
             own_verb=re.compile(f"\\s*(?:{expand(cues['own_verb'])})", re.IGNORECASE),
             rhetorical_tail=re.compile(cues["rhetorical_tail"], re.IGNORECASE),
@@ -162,7 +179,7 @@ class _Expander:
 
     def __init__(self, terms: Mapping[str, str], gap_blockers: str) -> None:
         self._terms = terms
-        self._gap = f"(?:(?!{gap_blockers})[^,;:。!?])"
+        self._gap = f"(?:(?!{gap_blockers})[^,;:。!?→])"  # an arrow separates steps, as a comma separates clauses
 
     def __call__(self, pattern: str, depth: int = 0) -> str:
         if depth > 8:
@@ -186,8 +203,8 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
     where = f"patterns.yaml: veto {veto_id!r}, frame {spec.get('name')!r}"
     if veto_id not in CATALOGUE:
         raise PatternError(f"{where}: unknown veto id; it must be one of catalogue.yaml")
-    if sum(key in spec for key in ("predicate", "quantity", "ledger")) != 1:
-        raise PatternError(f"{where}: give exactly one of `predicate`, `quantity` or `ledger`")
+    if sum(key in spec for key in ("predicate", "quantity", "ledger", "memory_formula")) != 1:
+        raise PatternError(f"{where}: give exactly one of `predicate`, `quantity`, `ledger` or `memory_formula`")
     if spec.get("ledger", LEDGER_CHECKS[0]) not in LEDGER_CHECKS:
         raise PatternError(f"{where}: `ledger` must be one of {', '.join(LEDGER_CHECKS)}")
 
@@ -206,6 +223,7 @@ def _frame(veto_id: str, spec: dict[str, Any], expand: _Expander) -> Frame:
         predicate=regex("predicate"),
         quantity=(frozenset(map(float, quantity["wrong"])), frozenset(map(float, quantity["right"]))) if quantity else None,
         ledger=spec.get("ledger"),
+        memory_formula=bool(spec.get("memory_formula")),
         subject=frozenset(spec["subject"]) if "subject" in spec else None,
         object=regex("object"),
         polarity=spec.get("polarity", "asserted"),

@@ -8,6 +8,8 @@ from typing import Any
 
 
 _LEADING_PUNCTUATION = re.compile(r"^[\s,;:.!\"'()\-—–]*")
+_ASIDES = re.compile(r"\([^()]*\)")
+"""A parenthetical aside: a verdict inside one judges the aside's own claim, not one before it."""
 
 
 def _any(patterns: list[str]) -> re.Pattern[str]:
@@ -91,6 +93,9 @@ class Polarity:
         misconceptions but not for denied ones.
         """
         scope = clause[0] if window is None else max(clause[0], start - window)
+        aside = sentence.rfind("(", scope, start)
+        if aside != -1 and ")" not in sentence[aside:start]:
+            scope = aside + 1  # a claim inside an aside is not negated from outside it
         prefix = self._without_cues(sentence[:start])[scope:]
         counterfactual = self.counterfactual.search(sentence)
         if self.open_question.search(prefix) or (counterfactual and counterfactual.start() < start):
@@ -115,7 +120,7 @@ class Polarity:
             before = []
         return bool(
             (before and not self._closed(sentence[before[-1] : start]))
-            or self.refuters_after.search(sentence[end:])
+            or self.refuters_after.search(_ASIDES.sub(" ", sentence[end:]))
             or self.refuters_next.search(next_sentence)
         )
 

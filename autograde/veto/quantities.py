@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)?ψ(?![\w]|\s*/)")
+PSI_MULTIPLE = r"(?<![\w.])(\d+(?:\.\d+)?)?ψ"
+"""A multiple of Ψ ("3ψ", "ψ", "0.5ψ"), its coefficient captured when written."""
+QUANTITY = re.compile(rf"{PSI_MULTIPLE}(?![\w]|\s*/)")
 
 
 @dataclass(frozen=True)
