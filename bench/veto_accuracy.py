@@ -40,6 +40,8 @@ FIRST_RUNS: dict[str, tuple[float, float, str]] = {
     "train5": (0.923, 0.667, "issue 10, written by the checker's author"),
     "blind7": (0.854, 0.911, "end of issue 10, written blind by a helper"),
     "blind8": (0.795, 0.660, "end of issue 10, written blind by a helper"),
+    "blind9": (0.750, 0.886, "after the second design round, written blind by a helper"),
+    "blind10": (0.818, 0.857, "after the second design round, written blind by a helper"),
 }
 """(precision, recall, when) of each set's first run while nobody had read its failures."""
 HELD_OUT_HALVES: dict[str, tuple[float, float, float, float, str]] = {
