@@ -43,6 +43,9 @@ c.CourseDirectory.course_id = "dist-training-lesson05"
 # NBGRADER_DB_URL names, e.g. PostgreSQL for several graders at once; the environment keeps passwords out of the repo.
 if os.environ.get("NBGRADER_DB_URL"):
     c.CourseDirectory.db_url = os.environ["NBGRADER_DB_URL"]
+# nbgrader's own list, plus vetoes.json: the veto candidates are for graders, and generate_feedback would otherwise
+# copy them from autograded/ into every student's feedback folder.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "vetoes.json"]
 # `nbgrader autograde lesson05` adds students it has not seen (no --create needed).
 c.Autograde.create_student = True
 

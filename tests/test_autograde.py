@@ -111,6 +111,7 @@ def test_feedback_never_shows_hidden_test_code(graded):
         submitted = (course / "submitted" / page.parents[1].name / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8")
         for secret in ("expected_memory", "LESSON_CASES", "check_here", "BEGIN HIDDEN TESTS", "6364136223846793005"):
             assert secret not in html or secret in submitted, (page, secret)  # a student may write a name themselves
+    assert list((course / "feedback").rglob("vetoes.json")) == []  # veto candidates are for graders, not students
     failing = (course / "feedback" / "comm_swapped" / "lesson05" / "lesson05.html").read_text(encoding="utf-8")
     assert "AssertionError: zero_communication_volume(" in failing
 

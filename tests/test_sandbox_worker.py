@@ -45,6 +45,15 @@ def test_a_job_sees_only_its_own_files(worker):
     assert printed(outputs).split() == ["/submission", "['lesson05.ipynb']", "[]", "False", "/home/student"]
 
 
+def test_no_terminal_and_no_way_to_signal_the_grader(worker):
+    """Is /dev/tty only /dev/null, and does killing the job's process group leave the sandbox able to run the next job?"""
+    outputs = run_cell(worker, "import os\nprint(os.stat('/dev/tty').st_rdev == os.stat('/dev/null').st_rdev)\n"
+                               "import signal\nos.killpg(0, signal.SIGKILL)")
+    assert printed(outputs).strip() == "True"
+    assert printed(run_cell(worker, "print('still here')")).strip() == "still here"
+    assert worker.process is not None and worker.process.poll() is None
+
+
 def test_what_a_job_writes_is_gone_for_the_next(worker):
     """Are files written to /tmp and HOME by one job absent in the next, and is the rest read-only?"""
     run_cell(worker, "import os\nopen('/tmp/left', 'w').write('x')\nopen(os.path.expanduser('~/left'), 'w').write('x')")

@@ -56,8 +56,14 @@ class GradedNotebook:
     """One notebook as a worker left it: graded, not yet recorded."""
 
     path: str
-    notebook: NotebookNode
+    text: str
+    """The graded notebook as nbformat writes it (validated in the worker, so the grading process only parses it)."""
     resources: dict[str, Any]
+
+    @property
+    def notebook(self) -> NotebookNode:
+        """The graded notebook, read back without validating it again."""
+        return nbformat.v4.reads(self.text)
 
 
 @dataclass
@@ -222,7 +228,7 @@ class ParallelAutograde(Autograde):
             notebook, resources = preprocessor(notebook, resources)
         kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
         kept["autograde"] = {"vetoes": resources.get("autograde", {}).get("vetoes", {})}
-        return GradedNotebook(path, notebook, kept)
+        return GradedNotebook(path, nbformat.writes(notebook), kept)
 
     def _chain(self, kind: str) -> list[Any]:
         """This worker's preprocessors for the sanitize or the autograde pass, built on first use."""
@@ -260,10 +266,10 @@ class ParallelAutograde(Autograde):
                 resources["autograde"] = dict(resources.get("autograde", {}), **{SHARED_KEY: self.batch_gradebook})
                 for recorder in self.recorders:
                     notebook, resources = recorder(notebook, resources)
-                recorded.append((notebook, resources))
+                recorded.append((notebook, resources, result.text))
         points, vetoes = [], []
-        for notebook, resources in recorded:
-            self._write(notebook, resources)
+        for notebook, resources, text in recorded:
+            self._write(text, resources)
             points += [utils.determine_grade(cell)[0] or 0.0 for cell in notebook.cells
                        if utils.is_grade(cell) and cell.cell_type == "code"]
             vetoes += [f"{veto.id} ({cell})" for cell, found in resources["autograde"]["vetoes"].items() for veto in found]
@@ -294,12 +300,12 @@ class ParallelAutograde(Autograde):
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, target)
 
-    def _write(self, notebook: Any, resources: dict[str, Any]) -> None:
+    def _write(self, text: str, resources: dict[str, Any]) -> None:
         """Each extra output file, then the notebook, each written whole (temporary name, then rename)."""
         dest = Path(self._format_dest(resources["nbgrader"]["assignment"], resources["nbgrader"]["student"]))
         dest.mkdir(parents=True, exist_ok=True)
         files = [(dest / name, data) for name, data in resources.get("outputs", {}).items()]
-        files.append((dest / (resources["unique_key"] + ".ipynb"), nbformat.writes(notebook).encode("utf-8")))
+        files.append((dest / (resources["unique_key"] + ".ipynb"), text.encode("utf-8")))
         for path, data in files:
             partial = path.with_name(f".{path.name}.partial")
             partial.write_bytes(data)

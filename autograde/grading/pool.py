@@ -5,6 +5,7 @@ import ctypes
 import multiprocessing
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -12,6 +13,9 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
 Task = TypeVar("Task")
+SLOW_TASK_S = 2.0
+MAX_EXTRA_PER_WORKER = 2
+"""A task slower than SLOW_TASK_S lets one more worker start, up to this many extra per regular worker."""
 
 _context = multiprocessing.get_context("fork")
 _job: Callable[[Any], Any] | None = None
@@ -58,17 +62,25 @@ class GradingPool(Generic[Task]):
             self._spawn()
 
     def results(self, tasks: Sequence[Task], stop: threading.Event) -> Iterator[tuple[Task, Any]]:
-        """Each task with its result as soon as it is done (a task whose worker died as Lost), until `stop` is set."""
+        """Each task with its result as soon as it is done (a task whose worker died as Lost), until `stop` is set.
+
+        A task running longer than SLOW_TASK_S (a submission looping until its timeout) lends its place: one more
+        worker starts beside it, up to MAX_EXTRA_PER_WORKER per worker, so the rest of the batch goes on.
+        """
         pending = deque(range(len(tasks)))
-        busy: dict[Connection, int] = {}
+        busy: dict[Connection, tuple[int, float]] = {}
+
+        def hand_out(connection: Connection) -> None:
+            busy[connection] = (pending[0], time.monotonic())
+            connection.send(tasks[pending.popleft()])
+
         self.start(len(tasks))
         for connection in list(self.workers):
             if pending:
-                connection.send(tasks[pending[0]])
-                busy[connection] = pending.popleft()
+                hand_out(connection)
         while busy and not stop.is_set():
             for connection in wait(list(busy), timeout=0.2):
-                number = busy.pop(connection)
+                number, _ = busy.pop(connection)
                 try:
                     result = connection.recv()
                 except (EOFError, OSError):
@@ -77,10 +89,12 @@ class GradingPool(Generic[Task]):
                     result = Lost(f"the grading process died (exit code {process.exitcode})")
                     connection.close()
                     connection = self._spawn()
-                yield tasks[number], result
                 if pending and not stop.is_set():
-                    connection.send(tasks[pending[0]])
-                    busy[connection] = pending.popleft()
+                    hand_out(connection)  # before the caller records this result, so the worker never waits for it
+                yield tasks[number], result
+            slow = sum(1 for _, started in busy.values() if time.monotonic() - started > SLOW_TASK_S)
+            while pending and not stop.is_set() and len(busy) < self.size + min(slow, MAX_EXTRA_PER_WORKER * self.size):
+                hand_out(self._spawn())
 
     def close(self) -> None:
         """Stop every worker now; each takes its sandbox with it."""

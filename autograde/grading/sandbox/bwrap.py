@@ -72,7 +72,10 @@ def sandbox_command(isolate: bool) -> tuple[list[str], list[str]]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise SandboxUnavailable("bubblewrap (bwrap) is not installed")
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox", *_root_layout()]
+    # No --new-session: the sandbox stays in the grader's session (and scheduling group, so a looping submission's
+    # low priority counts); instead there is no terminal to reach (/dev/tty is /dev/null) and each job runs in its own
+    # process group, so neither TIOCSTI nor kill(0) can touch the grader.
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--hostname", "sandbox", *_root_layout()]
     prefix = Path(sys.base_prefix).resolve()
     if not prefix.is_relative_to("/usr"):
         args += ["--ro-bind", str(prefix), str(prefix)]
@@ -85,7 +88,8 @@ def sandbox_command(isolate: bool) -> tuple[list[str], list[str]]:
         mounted.append(target)
     for folder in WRITABLE_DIRS:
         args += ["--dir", folder]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/",
+    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/tty", "--tmpfs", "/tmp",
+             "--remount-ro", "/dev", "--remount-ro", "/",
              "--clearenv", "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
              "--setenv", "HOME", "/home/student", "--setenv", "IPYTHONDIR", "/tmp/ipython", "--setenv", "USER", "student",
              "--setenv", "MPLBACKEND", "module://matplotlib_inline.backend_inline", "--chdir", "/", "--"]

@@ -21,8 +21,8 @@ class Sandbox(Configurable):
     cell_timeout: float = Float(10.0, help="Seconds a cell or a hidden test may run before it is interrupted.").tag(config=True)
     submission_timeout: float = Float(120.0, help="Seconds all of one submission's cells and tests may take together.").tag(config=True)
     workers: int = Integer(0, help=(
-        "Submissions graded at once; 0 means two per CPU core (a worker spends much of its time waiting for its "
-        "sandbox, and a submission looping until its timeout runs at the lowest priority, so the others go on)."
+        "Submissions graded at once; 0 means one per CPU core. A submission still running after 2 s (a loop waiting "
+        "for its timeout) runs at the lowest priority and lets one more start beside it, up to three per core."
     )).tag(config=True)
     allow_unsandboxed: bool = Bool(False, help=(
         "Run student code without bubblewrap and namespaces where they are unavailable. Student code then runs "
@@ -31,4 +31,4 @@ class Sandbox(Configurable):
 
     def worker_count(self) -> int:
         """How many submissions to grade at once."""
-        return self.workers if self.workers > 0 else 2 * (os.cpu_count() or 1)
+        return self.workers if self.workers > 0 else (os.cpu_count() or 1)
