@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from autograde.results.gradebook_scores import read_scores
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -74,3 +76,14 @@ def test_report_after_demo_has_text_and_code_vetoes(course):
     assert rows["erin"]["status"] == "fail" and rows["alice"]["status"] == "needs-manual-grading"
     for name in ("grades.csv", "grades.json", "grades.html"):
         assert (root / "reports" / "lesson05" / name).stat().st_size > 0
+
+
+def test_a_function_that_never_returns_costs_only_its_test(course):
+    """Is frank's stage 3 loop interrupted, costing test_communication alone, with no veto read into a missing number?"""
+    root, _, _ = course
+    scores = {row.student: row.scores for row in read_scores(root, "lesson05", "lesson05")}["frank"]
+    assert [scores[test] for test in ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")] == [1, 1, 0, 1]
+    notebook = json.loads((root / "autograded" / "frank" / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8"))
+    test = next(c for c in notebook["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "test_communication")
+    assert "did not return in time" in json.dumps(test["outputs"])
+    assert json.loads((root / "autograded" / "frank" / "lesson05" / "vetoes.json").read_text())["vetoes"] == []
