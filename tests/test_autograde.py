@@ -18,11 +18,32 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLE = load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")
 NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
 TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")
+EDITS_POINTS = "edits_points"
+"""The correct submission with Q1's points edited in its metadata: nbgrader's overwrite restores them from the source."""
+ADDS_BROKEN_CELL = "adds_broken_cell"
+"""The correct submission plus a graded cell of the student's own whose nbgrader metadata is invalid: ungradable."""
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     return subprocess.run([NBGRADER, *args], cwd=course, env=env, capture_output=True, text=True, timeout=900)
+
+
+def write_edited_metadata(submitted: Path) -> None:
+    """Submit the correct notebook twice more: once with Q1's points changed to text, once with a broken cell added."""
+    correct = json.loads((submitted / "correct" / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8"))
+    for student in (EDITS_POINTS, ADDS_BROKEN_CELL):
+        notebook = json.loads(json.dumps(correct))
+        if student == EDITS_POINTS:
+            q1 = next(c for c in notebook["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "q1")
+            q1["metadata"]["nbgrader"]["points"] = "all of them"
+        else:
+            notebook["cells"].append({"cell_type": "code", "execution_count": None, "outputs": [], "source": "x = 1", "metadata": {
+                "nbgrader": {"grade": True, "solution": False, "locked": False, "grade_id": "bonus", "points": "all of them",
+                             "schema_version": 3}}})
+        target = submitted / student / "lesson05" / "lesson05.ipynb"
+        target.parent.mkdir(parents=True)
+        target.write_text(json.dumps(notebook), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +56,7 @@ def graded(tmp_path_factory):
         shutil.copy(ROOT / name, course / name)
     assert nbgrader(course, "generate_assignment", "lesson05", "--force").returncode == 0
     write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", TABLE, course / "submitted", "lesson05")
+    write_edited_metadata(course / "submitted")
     record_missing_notebooks("lesson05", "lesson05.ipynb", course)
     autograde = nbgrader(course, "autograde", "lesson05")
     feedback = nbgrader(course, "generate_feedback", "lesson05")
@@ -73,6 +95,24 @@ def test_bad_submissions_are_ungradable_with_a_reason(graded, row):
         assert f"UNGRADABLE {row.student}/lesson05" in autograde.stderr + autograde.stdout
 
 
+def test_edited_points_are_restored_from_the_source(graded):
+    """Is a submission whose Q1 points were edited graded with the source's points, like its unedited twin?"""
+    course, _, _, scores = graded
+    assert {t: scores[EDITS_POINTS][t] for t in TESTS} == {t: scores["correct"][t] for t in TESTS}
+    notebook = json.loads((course / "autograded" / EDITS_POINTS / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8"))
+    q1 = next(c for c in notebook["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "q1")
+    assert q1["metadata"]["nbgrader"]["points"] == 2
+
+
+def test_broken_cell_metadata_is_one_ungradable_line(graded):
+    """Is a notebook with a cell whose nbgrader metadata is invalid recorded as ungradable in one line, no traceback shown?"""
+    course, autograde, _, scores = graded
+    assert "nbgrader metadata was changed or broken" in load_ungradable("lesson05", course)[ADDS_BROKEN_CELL]
+    assert f"UNGRADABLE {ADDS_BROKEN_CELL}/lesson05" in autograde.stderr
+    assert "Traceback" not in autograde.stderr + autograde.stdout
+    assert ADDS_BROKEN_CELL not in scores
+
+
 def test_batch_goes_on_after_failures(graded):
     """Are all graded submissions present although some were ungradable, looped or killed the kernel?"""
     _, autograde, _, scores = graded
@@ -105,7 +145,7 @@ def test_feedback_never_shows_hidden_test_code(graded):
     course, _, feedback, _ = graded
     assert feedback.returncode == 0, feedback.stderr[-2000:]
     pages = list((course / "feedback").rglob("*.html"))
-    assert len(pages) == len(GRADED)
+    assert sorted(page.parents[1].name for page in pages) == sorted([row.student for row in GRADED] + [EDITS_POINTS])
     for page in pages:
         html = page.read_text(encoding="utf-8")
         submitted = (course / "submitted" / page.parents[1].name / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ from typing import Any
 
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
+from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
 from autograde.grading.source_snapshot import source_snapshot
@@ -31,6 +32,19 @@ class OverwriteCellsInOrder(OverwriteCells):
             nb, resources = self.add_missing_grade_cells(nb, resources)
             nb, resources = self.add_missing_task_cells(nb, resources)
         return nb, resources
+
+    def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, cell_index: int) -> tuple[NotebookNode, ResourcesDict]:
+        """nbgrader's, after putting back points a student made unreadable (nbgrader's float() would fail the submission)."""
+        nbgrader = cell.metadata.get("nbgrader", {})
+        if nbgrader.get("grade") and not _is_number(nbgrader.get("points")):
+            try:
+                source = self.gradebook.find_graded_cell(nbgrader.get("grade_id"), self.notebook_id, self.assignment_id)
+            except MissingEntry:
+                pass  # not a cell of the source: CheckCellMetadata refuses the notebook with its one-line reason
+            else:
+                self.report_change(source.name, "points", source.max_score, nbgrader.get("points"))
+                nbgrader["points"] = source.max_score
+        return super().preprocess_cell(cell, resources, cell_index)
 
     def add_missing_grade_cells(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Insert each missing grade cell after its nearest present predecessor in the source notebook."""
@@ -80,3 +94,12 @@ class OverwriteCellsInOrder(OverwriteCells):
             if task_cell.name not in present:
                 nb.cells.append(self.missing_cell_transform(source_by_id[task_cell.name], task_cell.max_score, is_task=True))
         return nb, resources
+
+
+def _is_number(value: Any) -> bool:
+    """Whether nbgrader can read `value` as a cell's points."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
