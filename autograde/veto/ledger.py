@@ -9,6 +9,7 @@ _NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, 
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
+_EACH = re.compile(r"各|分别|\beach\b|\bapiece\b|\brespectively\b", re.IGNORECASE)
 LEDGER_CHECKS = ("part", "sum", "all-reduce")
 """What a ledger frame checks: a collective given a volume other than its own, a sum that does not add up to the total
 it states, or an all-reduce among the parts (ZeRO-3 has none)."""
@@ -68,12 +69,12 @@ class LedgerReader:
     def from_cues(cls, cues: Mapping[str, str], units: Mapping[str, float]) -> LedgerReader:
         """Compile the `ledger` section of the pattern book (macros already expanded)."""
         collectives = "|".join(f"(?P<{name}>{cues[name]})" for name in units)
-        value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/)(?!{1})"
+        value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/|\s*→)(?!{1})"
         part = (
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
             rf"(?:(?P<count>\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
-            rf"(?:(?P<gap>(?:[^+=,;:ψ\d⟨)]|\d+\s*次){{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
+            rf"(?:(?P<gap>(?:[^+=,;:ψ\d⟨)→]|\d+\s*次){{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
         )
         return cls(
             units=units,
@@ -164,4 +165,6 @@ class LedgerReader:
         if before:
             return float(before.group(1) or 1)
         after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
-        return float(after.group(1) or 1) if after else None
+        if after is None or _EACH.search(after.group(0)):
+            return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
+        return float(after.group(1) or 1)
