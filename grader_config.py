@@ -122,7 +122,8 @@ c.Sandbox.scratch_bytes = 256 * 1024**2   # its private /tmp + HOME + submission
 c.Sandbox.output_bytes = 64 * 1024        # output kept per cell
 c.Sandbox.cell_timeout = 10               # seconds per cell and per hidden test
 c.Sandbox.submission_timeout = 120        # seconds for all of one submission
-c.Sandbox.workers = 0                     # submissions at once; 0 = two per CPU core
+c.Sandbox.workers = 0                     # submissions at once; 0 = one per CPU core (+1 beside a slow one, up to 3/core)
+c.Sandbox.notebook_bytes = 32 * 1024**2  # largest submitted notebook read; bigger ones, and links, are ungradable
 c.Sandbox.allow_unsandboxed = False       # True only on a throwaway machine without bubblewrap
 
 # Feedback never shows hidden test code: test regions are cleared; test cells only ever hold a one-line verdict.

@@ -20,6 +20,8 @@ NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
 TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")
 EDITS_POINTS = "edits_points"
 """The correct submission with Q1's points edited in its metadata: nbgrader's overwrite restores them from the source."""
+LINKS_TO_SOURCE = "links_to_source"
+"""A submission whose notebook is a symbolic link to the instructor's source notebook (the solutions)."""
 ADDS_BROKEN_CELL = "adds_broken_cell"
 """The correct submission plus a graded cell of the student's own whose nbgrader metadata is invalid: ungradable."""
 
@@ -57,6 +59,8 @@ def graded(tmp_path_factory):
     assert nbgrader(course, "generate_assignment", "lesson05", "--force").returncode == 0
     write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", TABLE, course / "submitted", "lesson05")
     write_edited_metadata(course / "submitted")
+    (course / "submitted" / LINKS_TO_SOURCE / "lesson05").mkdir(parents=True)
+    (course / "submitted" / LINKS_TO_SOURCE / "lesson05" / "lesson05.ipynb").symlink_to(course / "source" / "lesson05" / "lesson05.ipynb")
     record_missing_notebooks("lesson05", "lesson05.ipynb", course)
     autograde = nbgrader(course, "autograde", "lesson05")
     feedback = nbgrader(course, "generate_feedback", "lesson05")
@@ -111,6 +115,14 @@ def test_broken_cell_metadata_is_one_ungradable_line(graded):
     assert f"UNGRADABLE {ADDS_BROKEN_CELL}/lesson05" in autograde.stderr
     assert "Traceback" not in autograde.stderr + autograde.stdout
     assert ADDS_BROKEN_CELL not in scores
+
+
+def test_a_link_to_the_solutions_is_refused(graded):
+    """Is a submitted notebook that links to the source notebook refused (not graded 4/4 from the solutions)?"""
+    course, autograde, _, scores = graded
+    assert "is a symbolic link" in load_ungradable("lesson05", course)[LINKS_TO_SOURCE]
+    assert f"UNGRADABLE {LINKS_TO_SOURCE}/lesson05" in autograde.stderr
+    assert LINKS_TO_SOURCE not in scores
 
 
 def test_batch_goes_on_after_failures(graded):

@@ -219,7 +219,7 @@ class ParallelAutograde(Autograde):
     def _grade_notebook(self, path: str) -> GradedNotebook:
         """One notebook through the sanitize and autograde preprocessors, in memory (no copy or JSON between passes)."""
         try:
-            notebook = read_submitted_notebook(Path(path))
+            notebook = read_submitted_notebook(Path(path), Sandbox(parent=self).notebook_bytes)
         except UnreadableNotebook as unreadable:
             raise UngradableSubmission(str(unreadable)) from None
         resources = self.init_single_notebook_resources(path)

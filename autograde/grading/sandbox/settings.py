@@ -18,6 +18,7 @@ class Sandbox(Configurable):
     file_bytes: int = Integer(64 * MiB, help="Largest file a submission may write (RLIMIT_FSIZE).").tag(config=True)
     scratch_bytes: int = Integer(256 * MiB, help="Size of the private tmpfs behind /tmp, HOME, the submission folder and /dev/shm.").tag(config=True)
     output_bytes: int = Integer(64 * KiB, help="Output kept per cell (stdout, stderr, displays); the rest is dropped.").tag(config=True)
+    notebook_bytes: int = Integer(32 * MiB, help="Largest submitted notebook read for grading; a bigger one is recorded as ungradable.").tag(config=True)
     cell_timeout: float = Float(10.0, help="Seconds a cell or a hidden test may run before it is interrupted.").tag(config=True)
     submission_timeout: float = Float(120.0, help="Seconds all of one submission's cells and tests may take together.").tag(config=True)
     workers: int = Integer(0, help=(
