@@ -93,6 +93,7 @@ c.Autograde.autograde_preprocessors = [
 ]
 # the code vetoes' probes are answered in the same sandboxed run, right after the code cell (no second run)
 c.SandboxedExecute.probes_after = {"zero_code": "autograde.veto.code:PROBE_CALLS"}
+c.SandboxedExecute.probe_timeout = 2.0     # seconds for those probes (they score no points)
 c.ParallelAutograde.record_preprocessors = [SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes]
 # What the lesson says against each veto, quoted word for word from lessons/lesson05.qmd (tests check the quotes)
 c.LayOutForGrading.lesson_says = {

@@ -11,7 +11,7 @@ from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor
-from traitlets import Dict, Unicode
+from traitlets import Dict, Float, Unicode
 
 from autograde.grading.calls import Call
 from autograde.grading.execution import run_steps
@@ -82,6 +82,10 @@ class SandboxedExecute(NbGraderPreprocessor):
         'grade_id → "module:attribute" of a tuple of Calls to answer right after that cell runs, in the same process '
         "(e.g. the code vetoes' probes); answers land in resources['autograde']['probes'][grade_id]"
     )).tag(config=True)
+    probe_timeout = Float(2.0, help=(
+        "Seconds those extra probes may take together (never more than c.Sandbox.cell_timeout): they score no points, "
+        "so a function that hangs costs the submission this much more, not another cell timeout"
+    )).tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Run every code cell in order (hidden tests as probes) and store outputs and answers."""
@@ -100,7 +104,7 @@ class SandboxedExecute(NbGraderPreprocessor):
             cells.append(cell)
             if grade_id in self.probes_after:
                 extra[len(steps)] = grade_id
-                steps.append(ProbeStep(import_calls(self.probes_after[grade_id]), settings.cell_timeout))
+                steps.append(ProbeStep(import_calls(self.probes_after[grade_id]), min(self.probe_timeout, settings.cell_timeout)))
                 cells.append(cell)
         worker = shared_worker(settings, self.log)
         results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb, resources)},
