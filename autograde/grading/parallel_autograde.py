@@ -86,6 +86,8 @@ class ParallelAutograde(Autograde):
         "the gradebook or files. `sanitize_preprocessors` and `autograde_preprocessors` run in the workers."
     )).tag(config=True)
 
+    settings: Sandbox
+    """The sandbox's limits for this batch, read once before the workers fork."""
     chains: dict[str, list[Any]]
     """The preprocessors of the two passes, each built in a worker on first use (set empty before the workers fork)."""
     recorders: list[Any]
@@ -98,7 +100,7 @@ class ParallelAutograde(Autograde):
         self.chains = {}
         assignment = self.coursedir.assignment_id
         known = self._registered_notebooks(assignment)
-        settings = Sandbox(parent=self)
+        settings = self.settings = Sandbox(parent=self)
         try:
             shared_worker(settings, self.log).close()  # refuse now, in one line, if there is no sandbox
         except SandboxUnavailable as refused:
@@ -219,7 +221,7 @@ class ParallelAutograde(Autograde):
     def _grade_notebook(self, path: str) -> GradedNotebook:
         """One notebook through the sanitize and autograde preprocessors, in memory (no copy or JSON between passes)."""
         try:
-            notebook = read_submitted_notebook(Path(path), Sandbox(parent=self).notebook_bytes)
+            notebook = read_submitted_notebook(Path(path), self.settings.notebook_bytes)
         except UnreadableNotebook as unreadable:
             raise UngradableSubmission(str(unreadable)) from None
         resources = self.init_single_notebook_resources(path)
