@@ -66,8 +66,17 @@ PICTURES_JS = """() => Object.fromEntries(Array.from(document.querySelectorAll("
   img => [img.getAttribute("src").slice(-64), img.naturalWidth]))"""
 """Each picture JupyterLab has drawn, keyed by the end of its data URL, with its width."""
 IMAGES_DRAWN_JS = "() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown img')).every(img => img.complete)"
+SCROLL_HALF_WINDOW_JS = """() => {
+  const box = document.querySelector(".jp-NotebookPanel .jp-WindowedPanel-outer");
+  const before = box.scrollTop;
+  box.scrollBy(0, box.clientHeight / 2);
+  return box.scrollTop === before;
+}"""
+"""Scroll the notebook half a window down (no cell can be skipped); true once it cannot go further."""
+SETTLED_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+"""Resolves once JupyterLab has drawn the cells the last scroll brought near the window."""
 SCREENS_OF_LESSON = 40
-"""Window heights to scroll through the release notebook in JupyterLab (it is about 30 long)."""
+"""Window heights to scroll through the release notebook in JupyterLab at most (it is about 30 long)."""
 
 
 @dataclass
@@ -202,14 +211,15 @@ def look_at_lab(browser: Browser, base: str, token: str, into: RoundTrip) -> Non
     log_in(page, base, token)
     page.goto(f"{base}/lab/tree/release/lesson05/lesson05.ipynb")
     page.wait_for_selector(".jp-RenderedMarkdown mjx-container", timeout=60_000)
-    page.mouse.move(GRADER_WINDOW["width"] / 2, GRADER_WINDOW["height"] / 2)
     pictures: dict[str, int] = {}
-    for _ in range(SCREENS_OF_LESSON):  # JupyterLab draws only the cells near the window
+    for _ in range(2 * SCREENS_OF_LESSON):  # JupyterLab draws only the cells near the window
+        page.evaluate(SETTLED_JS)
         page.wait_for_function(IMAGES_DRAWN_JS)
         pictures.update(page.evaluate(PICTURES_JS))
         into.lab_math += page.locator(".jp-RenderedMarkdown mjx-container").count()
         into.lab_problems += [problem for problem in inspect_page(page, PageExpectations()) if problem.kind == "math"]
-        page.mouse.wheel(0, GRADER_WINDOW["height"])
+        if page.evaluate(SCROLL_HALF_WINDOW_JS):
+            break
     into.lab_images = list(pictures.values())
     # JupyterLab drops some of its own requests as it switches views (favicon, settings): not a reader's problem
     into.lab_problems[:] = [p for p in into.lab_problems if not p.detail.startswith("net::ERR_ABORTED")]
