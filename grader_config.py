@@ -112,7 +112,15 @@ c.HTMLExporter.extra_template_basedirs = [
     str(NOTEBOOK_TEMPLATES),
     os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader", "templates"),
 ]
-c.HTMLExporter.filters = {"offline_math": "autograde.building.offline_math.offline_math"}
+c.HTMLExporter.filters = {
+    "offline_math": "autograde.building.offline_math.offline_math",
+    "page_policy": "autograde.building.offline_math.page_policy",
+    # student markdown and HTML outputs are cleaned by an allow-list before the page shows them (nbconvert's own
+    # markdown2html passes raw HTML through); sanitize_html also drops JavaScript and widget outputs
+    "markdown2html": "autograde.untrusted.html.markdown2html",
+    "clean_html": "autograde.untrusted.html.clean_markdown_html",
+}
+c.HTMLExporter.sanitize_html = True
 
 # The sandbox (README: "What the sandbox guarantees"). Every limit applies to each submission on its own.
 c.Sandbox.memory_bytes = 2 * 1024**3      # address space of each process the submission starts

@@ -51,7 +51,7 @@ LAYOUT_JS = """() => {
   const cells = Array.from(document.querySelectorAll("#notebook-container > .cell"));
   const blocks = {};
   for (const q of ["Q1", "Q2", "Q3"]) {
-    const start = cells.findIndex(cell => cell.querySelector(`[id="${q}"]`));
+    const start = cells.findIndex(cell => cell.querySelector(`[id="user-content-${q}"]`));
     const rubric = cells.findIndex((cell, i) => i > start && cell.textContent.includes(`评分要点（${q}`));
     blocks[q] = cells[rubric].getBoundingClientRect().bottom + scrollY - top(cells[start]);
   }

@@ -15,6 +15,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from autograde.assignment_spec import REPO_ROOT
+from autograde.untrusted.csp import NOTEBOOK_PAGE, meta_tag, policy
 
 KATEX_DIR = REPO_ROOT / "lessons" / "assets" / "katex"
 NOTEBOOK_TEMPLATES = Path(__file__).with_name("notebook_html")
@@ -37,8 +38,19 @@ def katex_stylesheet(katex_dir: Path = KATEX_DIR) -> str:
 
 
 @functools.cache
+def inline_scripts() -> tuple[str, str]:
+    """KaTeX and the typesetter, as the page carries them inline (a page's policy allows exactly these by hash)."""
+    return (KATEX_DIR / "katex.min.js").read_text(encoding="utf-8"), TYPESETTER.read_text(encoding="utf-8")
+
+
+@functools.cache
 def offline_math(_cdn_url: str = "") -> Markup:
     """The <style> and <script> elements that typeset a page's $…$ and $$…$$ (nbconvert's CDN url is unused)."""
-    script = (KATEX_DIR / "katex.min.js").read_text(encoding="utf-8")
-    return Markup(f"<style>{katex_stylesheet()}</style>\n<script>{script}</script>\n"
-                  f"<script>{TYPESETTER.read_text(encoding='utf-8')}</script>")
+    katex, typesetter = inline_scripts()
+    return Markup(f"<style>{katex_stylesheet()}</style>\n<script>{katex}</script>\n<script>{typesetter}</script>")
+
+
+@functools.cache
+def page_policy(_cdn_url: str = "") -> Markup:
+    """The notebook page's Content-Security-Policy: its own inline math scripts run, nothing a student wrote does."""
+    return meta_tag(policy(NOTEBOOK_PAGE, inline_scripts()))

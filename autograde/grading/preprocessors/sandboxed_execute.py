@@ -19,9 +19,7 @@ from autograde.grading.hidden_tests import HiddenTest, load_hidden_tests
 from autograde.grading.sandbox.job import CellStep, ProbeStep, Step
 from autograde.grading.sandbox.settings import Sandbox
 from autograde.grading.sandbox.worker import shared_worker
-
-TRUNCATED = "[output cut: this cell printed more than the output limit]\n"
-
+from autograde.untrusted.outputs import inert_outputs
 
 def hidden_tests_of(assignment: str) -> dict[str, HiddenTest]:
     """The assignment's hidden tests by grade id; none for an assignment without a course spec."""
@@ -40,33 +38,6 @@ def student_copy(nb: NotebookNode, resources: ResourcesDict) -> str:
     for strip in (ClearHiddenTests(), ClearMarkScheme(enforce_metadata=False)):
         visible, _ = strip.preprocess(visible, {})
     return nbformat.writes(visible)
-
-
-def is_mime_bundle(data: Any) -> bool:
-    """Display data as nbformat 4 allows it: MIME type → text (or lines of text), JSON types → any JSON."""
-    return isinstance(data, dict) and all(
-        isinstance(mime, str) and "/" in mime and (
-            mime.endswith("json") or isinstance(value, str) or isinstance(value, list) and all(isinstance(line, str) for line in value))
-        for mime, value in data.items())
-
-
-def notebook_output(raw: dict[str, Any]) -> NotebookNode | None:
-    """One output the sandbox reported, as an nbformat output; None for anything malformed."""
-    kind = raw.get("output_type")
-    if kind == "stream" and raw.get("name") == "truncated":
-        return nbformat.v4.new_output("stream", name="stderr", text=TRUNCATED)
-    if kind == "stream" and raw.get("name") in ("stdout", "stderr") and isinstance(raw.get("text"), str):
-        return nbformat.v4.new_output("stream", name=raw["name"], text=raw["text"])
-    if kind == "error":
-        traceback = [line for line in raw.get("traceback", []) if isinstance(line, str)]
-        return nbformat.v4.new_output("error", ename=str(raw.get("ename", "")), evalue=str(raw.get("evalue", "")),
-                                      traceback=traceback)
-    if kind in ("display_data", "execute_result") and is_mime_bundle(raw.get("data")) and isinstance(raw.get("metadata", {}), dict):
-        output = nbformat.v4.new_output(kind, data=raw["data"], metadata=raw.get("metadata", {}))
-        if kind == "execute_result":
-            output.execution_count = raw.get("execution_count") if type(raw.get("execution_count")) is int else None
-        return output
-    return None
 
 
 def import_calls(path: str) -> tuple[Call, ...]:
@@ -118,6 +89,6 @@ class SandboxedExecute(NbGraderPreprocessor):
                 answers[cell.metadata["nbgrader"]["grade_id"]] = dict(zip(step.calls, result.answers))
                 cell.outputs = []
             else:
-                cell.outputs = [output for output in map(notebook_output, result.outputs) if output is not None]
+                cell.outputs = inert_outputs(list(result.outputs))
             cell.execution_count = result.execution_count
         return nb, resources

@@ -1,0 +1,1 @@
+"""Student content as data: how trusted places (pages, logs, CSV, the grading processes) take it in safely."""
