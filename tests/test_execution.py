@@ -64,3 +64,24 @@ def test_an_unstoppable_cell_is_killed_and_the_rest_runs(worker):
     stuck, probe = run(worker, stubborn, ProbeStep((Call("f", (5,)),), 5))
     assert error_names(stuck) == ["TimeoutError"]
     assert probe.answers[0].number is None  # the replay loops again and is given up
+
+
+def test_the_submission_time_bounds_every_cell_together(worker):
+    """Do cells that each sleep just under their own limit stop at the submission's limit, the rest recorded as not run?"""
+    import time
+
+    started = time.monotonic()
+    results = run_steps(worker, [CellStep("import time; time.sleep(0.9)", 1)] * 8, {}, {}, 4096, time_limit=2.5)
+    assert time.monotonic() - started < 2.5 + 2
+    assert error_names(results[-1]) == ["TimeoutError"] and "submission_timeout" in results[-1].outputs[0]["evalue"]
+    assert error_names(results[0]) == []
+
+
+def test_forged_records_cost_their_step_and_the_next_job_runs_in_a_fresh_sandbox(worker):
+    """Does a cell that writes its own deep or oversized records lose only its own step, in a sandbox then replaced?"""
+    zygote = worker.process.pid if worker.process else None
+    deep = CellStep("import os\nif __name__ == '__main__':\n    os.write(3, b'[' * 5000 + b']' * 5000 + b'\\n')", 5)
+    results = run(worker, CellStep(DEFINES, 5), deep, ProbeStep((Call("f", (4,)),), 5))
+    assert error_names(results[1]) == ["ProtocolError"]
+    assert results[2].answers[0].number == 8
+    assert worker.process is not None and worker.process.pid != zygote

@@ -1,6 +1,7 @@
 """Run a notebook's steps in the sandbox so that a step that kills or wedges its process costs only that step."""
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -15,6 +16,8 @@ LOST_STEP = {
     "processes": ("ResourceLimitError", "this cell started too many processes and its process was killed"),
     "output": ("ResourceLimitError", "this cell printed more than the output limit and its process was killed"),
     "killed": ("DeadKernelError", "the process running this cell was stopped"),
+    "forged": ("ProtocolError", "this cell wrote over the grader's records and its process was stopped"),
+    "out of time": ("TimeoutError", "not run: the submission used up all of c.Sandbox.submission_timeout"),
 }
 """ename and message shown in a cell whose process had to go, by how it ended."""
 REPLAY_NAME = "__replay__"
@@ -31,8 +34,11 @@ def lost_step(step: Step, ending: str) -> StepResult:
 
 
 def run_steps(worker: SandboxWorker, steps: Sequence[Step], files: dict[str, str], env: dict[str, str],
-              output_bytes: int) -> list[StepResult]:
+              output_bytes: int, time_limit: float = float("inf")) -> list[StepResult]:
     """Every step's result, in order; a step that ends its process is recorded as lost and the rest go on.
+
+    All the jobs together stay within `time_limit` seconds of running steps: what is left when it is used up is
+    recorded as not run.
 
     After a loss the next process first replays every earlier cell, the lost one included, silently
     and with `__name__` set to "__replay__" (so the `if __name__ == "__main__":` demo that may have
@@ -41,15 +47,23 @@ def run_steps(worker: SandboxWorker, steps: Sequence[Step], files: dict[str, str
     """
     results: dict[int, StepResult] = {}
     replay = True
+    time_left = time_limit
     while len(results) < len(steps):
         todo = [index for index in range(len(steps)) if index not in results]
+        if time_left <= 0:
+            results.update({index: lost_step(steps[index], "out of time") for index in todo})
+            break
         prefix = _replay_prefix(steps, todo[0]) if replay else []
-        outcome = worker.run(Job(tuple(prefix) + tuple(steps[i] for i in todo), files, env, output_bytes))
+        started = time.monotonic()
+        outcome = worker.run(Job(tuple(prefix) + tuple(steps[i] for i in todo), files, env, output_bytes, time_left))
+        time_left -= time.monotonic() - started
         for position, result in outcome.results.items():
             if position >= len(prefix):
                 results[todo[position - len(prefix)]] = result
         if outcome.ending == "finished" and len(results) == len(steps):
             break
+        if outcome.running is None and time_left <= 0:
+            continue  # stopped between steps because the time was up: the rest are recorded as not run
         failed = _failed_step(outcome, prefix, todo, results)
         if failed is None:
             replay = False

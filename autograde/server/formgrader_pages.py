@@ -56,7 +56,7 @@ async def submission_page(self: Any, submission_id: str) -> None:
         assignment_id, notebook_id = submission.assignment.assignment.name, submission.notebook.name
         student_id = submission.student.id
     except MissingEntry:
-        raise web.HTTPError(404, "Invalid submission: {}".format(submission_id)) from None
+        raise web.HTTPError(404, f"Invalid submission: {submission_id}") from None
     if os.path.split(self.request.path)[1] == submission_id:
         return self.redirect(self.request.path + "/" + (f"?{self.request.query}" if self.request.query else ""), permanent=True)
     folder = self.coursedir.format_path(self.coursedir.autograded_directory, student_id, assignment_id)
@@ -75,7 +75,7 @@ async def submission_page(self: Any, submission_id: str) -> None:
     rendering = asyncio.get_running_loop().run_in_executor(_renderer, _render, self.exporter, filename, resources)
     try:
         self.write(await asyncio.wait_for(rendering, RENDER_TIMEOUT_S))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise web.HTTPError(503, RENDER_TIMEOUT_MESSAGE.format(seconds=RENDER_TIMEOUT_S, student=student_id,
                                                                assignment=assignment_id, notebook=notebook_id)) from None
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import copy
 import importlib
 from pathlib import Path
-from typing import Any
 
 import nbformat
 from nbconvert.exporters.exporter import ResourcesDict
@@ -79,7 +78,7 @@ class SandboxedExecute(NbGraderPreprocessor):
                 cells.append(cell)
         worker = shared_worker(settings, self.log)
         results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb, resources)},
-                            {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes)
+                            {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes, settings.submission_timeout)
         answers = resources.setdefault("autograde", {}).setdefault("answers", {})
         probes = resources["autograde"].setdefault("probes", {})
         for index, (cell, step, result) in enumerate(zip(cells, steps, results)):

@@ -55,11 +55,14 @@ class Job:
     """File name → text, written into the private submission folder before the first step."""
     env: dict[str, str] = field(default_factory=dict)
     output_bytes: int = 65536
+    time_limit: float = float("inf")
+    """Seconds all the steps may take together (what is left of the submission's time)."""
 
     def to_bytes(self) -> bytes:
         """The job as the sandbox reads it from its stdin."""
+        limit = None if self.time_limit == float("inf") else self.time_limit
         return json.dumps({"steps": [step.to_json() for step in self.steps], "files": self.files, "env": self.env,
-                           "output_bytes": self.output_bytes}).encode("utf-8")
+                           "output_bytes": self.output_bytes, "time_limit": limit}).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -72,22 +75,8 @@ class StepResult:
     execution_count: int | None = None
     answers: tuple[Answer, ...] = ()
 
-    @classmethod
-    def from_record(cls, record: dict[str, Any], step: Step) -> StepResult:
-        """Read a "done" record of the sandbox, trusting nothing about its shape."""
-        status = record.get("status") if isinstance(record.get("status"), str) else "malformed"
-        if isinstance(step, ProbeStep):
-            raw = record.get("answers") if isinstance(record.get("answers"), list) else []
-            answers = tuple(Answer.from_json(item) for item in raw[:len(step.calls)])
-            missing = len(step.calls) - len(answers)
-            return cls(status[:80], answers=answers + (Answer(None, "gave no answer"),) * missing)
-        outputs = record.get("outputs") if isinstance(record.get("outputs"), list) else []
-        count = record.get("execution_count")
-        return cls(status[:80], outputs=tuple(o for o in outputs if isinstance(o, dict)),
-                   execution_count=count if type(count) is int else None)
 
-
-Ending = Literal["finished", "died", "timeout", "processes", "output", "killed"]
+Ending = Literal["finished", "died", "timeout", "processes", "output", "killed", "forged"]
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,10 @@ def _execute(libc: _Libc, shell: Any, request: dict[str, Any], fds: list[int]) -
     signal.signal(signal.SIGALRM, _on_alarm)
     out = os.fdopen(RESULTS_FD, "w", encoding="utf-8")
     runner = _StepRunner(shell, out, int(job["output_bytes"]))
+    ends = time.monotonic() + job["time_limit"] if job.get("time_limit") is not None else float("inf")
     for index, step in enumerate(job["steps"]):
-        runner.run(index, step)
+        if not runner.run(index, step, ends - time.monotonic()):
+            return  # the submission's time is up: the grader records the steps left as not run
     out.write(json.dumps({"event": "finished"}) + "\n")
     out.flush()
 
@@ -440,10 +442,12 @@ class _StepRunner:
         self.write(self.dumps(record) + "\n")
         self.out.flush()
 
-    def run(self, index: int, step: dict[str, Any]) -> None:
-        """Run one step under its time limit and report it."""
+    def run(self, index: int, step: dict[str, Any], time_left: float) -> bool:
+        """Run one step under its time limit (no more than the job's `time_left`) and report it; False if no time is left."""
+        if time_left <= 0:
+            return False
         self.emit({"event": "start", "step": index})
-        self.outputs, self.budget[0], self.timeout = [], self.output_bytes, float(step["timeout"])
+        self.outputs, self.budget[0], self.timeout = [], self.output_bytes, min(float(step["timeout"]), time_left)
         streams = (_CappedStream("stdout", self.outputs, self.budget), _CappedStream("stderr", self.outputs, self.budget))
         sys.stdout, sys.stderr = streams if step.get("keep", True) else (_CappedStream("stdout", [], [0]),) * 2
         status, answers, count = "ok", None, None
@@ -466,6 +470,7 @@ class _StepRunner:
         else:
             record["answers"] = answers if answers is not None else []
         self.emit(record)
+        return True
 
     def run_cell(self, step: dict[str, Any]) -> int:
         """Run a cell as IPython does, under the __name__ the step asks for; returns its execution count."""

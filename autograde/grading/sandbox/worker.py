@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 from autograde.grading.sandbox.bwrap import SandboxUnavailable, sandbox_command
-from autograde.grading.sandbox.job import Job, JobOutcome, StepResult
+from autograde.grading.sandbox.job import Ending, Job, JobOutcome, StepResult
+from autograde.grading.sandbox.records import ESCAPE_FACTOR, Done, ForgedRecord, RecordReader, Started
 from autograde.grading.sandbox.settings import Sandbox
 
 GRACE_S = 2.0
@@ -110,21 +111,27 @@ class SandboxWorker:
         feeder.start()
         try:
             return self._collect(job, results_reader)
+        except BaseException:
+            self.close()  # whatever went wrong, the next job must not meet this one's leftovers
+            raise
         finally:
             os.close(results_reader)
             feeder.join(timeout=1)
 
     def _collect(self, job: Job, reader: int) -> JobOutcome:
-        """Read records until the job's process is gone, killing it when a deadline passes or it floods us."""
+        """Read records until the job's process is gone, killing it when a deadline passes or it breaks the protocol.
+
+        After a job that broke the protocol the sandbox is thrown away, so the next job starts in a fresh one.
+        """
         results: dict[int, StepResult] = {}
         running: int | None = None
-        stopped: tuple[str, str] | None = None
+        stopped: tuple[Ending, str] | None = None
         started = time.monotonic()
-        job_deadline = started + self.settings.submission_timeout + START_S
+        job_deadline = float("inf")  # set when the first step starts: starting a cold sandbox is not the student's time
         deadline = started + START_S
-        budget = self.settings.output_bytes * (len(job.steps) + 1) * 2 + 64 * sum(
-            len(getattr(step, "calls", ())) for step in job.steps) + (1 << 20)
-        lines = _Lines(budget)
+        records = RecordReader(job.steps, job.output_bytes)
+        received = 0
+        budget = job.output_bytes * ESCAPE_FACTOR * (len(job.steps) + 1) + (1 << 20)
         while True:
             timeout = min(deadline, job_deadline) - time.monotonic()
             if timeout <= 0 and stopped is None:
@@ -142,26 +149,33 @@ class SandboxWorker:
             chunk = os.read(reader, 1 << 16)
             if not chunk:
                 break
+            received += len(chunk)
+            if stopped is not None:
+                continue  # the job is being killed: what it still writes is not read
             try:
-                records = lines.feed(chunk)
-            except ValueError as flood:
-                if stopped is None:
-                    stopped = ("output", str(flood))
-                    self._kill_job()
-                    deadline = job_deadline = time.monotonic() + GRACE_S
+                if received > budget:
+                    raise ForgedRecord("printed more output than the limit allows")
+                events = records.feed(chunk)
+            except ForgedRecord as forged:
+                stopped = ("output" if received > budget else "forged", str(forged))
+                self._kill_job()
+                deadline = job_deadline = time.monotonic() + GRACE_S
                 continue
-            for record in records:
-                index = record.get("step")
-                if record.get("event") == "start" and type(index) is int and 0 <= index < len(job.steps):
-                    running = index
-                    deadline = time.monotonic() + job.steps[index].timeout + GRACE_S
-                elif record.get("event") == "done" and index == running:
-                    results[index] = StepResult.from_record(record, job.steps[index])
+            for event in events:
+                if isinstance(event, Started):
+                    running = event.step
+                    deadline = time.monotonic() + job.steps[event.step].timeout + GRACE_S
+                    if job_deadline == float("inf"):
+                        job_deadline = time.monotonic() + min(job.time_limit, self.settings.submission_timeout) + GRACE_S
+                elif isinstance(event, Done):
+                    results[event.step] = event.result
                     running = None
                     deadline = time.monotonic() + GRACE_S
         ending = self._ended()
+        if stopped is not None and stopped[0] == "forged":
+            self.close()  # a fresh sandbox for the next job: nothing of this one is trusted
         if stopped is not None:
-            return JobOutcome(results, stopped[0], running, stopped[1])  # type: ignore[arg-type]
+            return JobOutcome(results, stopped[0], running, stopped[1])
         if len(results) == len(job.steps):
             return JobOutcome(results, "finished", None)
         reasons = {"processes": f"started more than {self.settings.max_processes} processes",
@@ -198,29 +212,6 @@ def _feed(fd: int, payload: bytes) -> None:
             pipe.write(payload)
     except OSError:
         pass
-
-
-class _Lines:
-    """Splits the sandbox's stream into JSON records, within a byte budget."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget, self.pending = budget, b""
-
-    def feed(self, chunk: bytes) -> list[dict[str, Any]]:
-        """The complete records in what has arrived; ValueError once the stream exceeds its budget or is garbled."""
-        self.budget -= len(chunk)
-        if self.budget < 0:
-            raise ValueError("printed more output than the limit allows")
-        *complete, self.pending = (self.pending + chunk).split(b"\n")
-        records = []
-        for line in complete:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                raise ValueError("wrote something that is not a grading record") from None
-            if isinstance(record, dict):
-                records.append(record)
-        return records
 
 
 NO_SANDBOX = ("grading refused: student code would run without a sandbox ({why}); install bubblewrap "
