@@ -91,9 +91,9 @@ c.Autograde.autograde_preprocessors = [
     FindVetoes,
     LayOutForGrading,  # lesson prose folded; each answer followed by its veto candidates (after the checks read it)
 ]
-# the code vetoes' probes are answered in the same sandboxed run, right after the code cell (no second run)
-c.SandboxedExecute.probes_after = {"zero_code": "autograde.veto.code:PROBE_CALLS"}
-c.SandboxedExecute.probe_timeout = 2.0     # seconds for those probes (they score no points)
+# the veto checks read student code and text in a forked child under these limits (a bomb costs only its own checks)
+c.FindVetoes.memory_bytes = 1024**3
+c.FindVetoes.seconds = 20.0
 c.ParallelAutograde.record_preprocessors = [SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes]
 # What the lesson says against each veto, quoted word for word from lessons/lesson05.qmd (tests check the quotes)
 c.LayOutForGrading.lesson_says = {

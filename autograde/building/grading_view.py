@@ -100,6 +100,13 @@ def veto_note(grade_id: str, vetoes: Sequence[Veto], lesson_says: Mapping[str, S
     return cell
 
 
+def checks_note(notes: Sequence[str]) -> NotebookNode:
+    """A markdown cell telling the grader the veto checks could not run (shown first on the page)."""
+    cell = nbformat.v4.new_markdown_cell("\n".join(f"**⚠ {note}**" for note in notes), id="veto-checks-not-run")
+    cell.metadata = {"tags": [NOTE_TAG]}
+    return cell
+
+
 def with_veto_notes(cells: Sequence[NotebookNode], findings: Mapping[str, Sequence[Veto]],
                     lesson_says: Mapping[str, Sequence[str]]) -> list[NotebookNode]:
     """The cells with a veto note right after each checked cell."""

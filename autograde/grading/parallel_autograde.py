@@ -229,7 +229,8 @@ class ParallelAutograde(Autograde):
         for preprocessor in self._chain("sanitize") + self._chain("autograde"):
             notebook, resources = preprocessor(notebook, resources)
         kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
-        kept["autograde"] = {"vetoes": resources.get("autograde", {}).get("vetoes", {})}
+        checked = resources.get("autograde", {})
+        kept["autograde"] = {"vetoes": checked.get("vetoes", {}), "notes": checked.get("notes", [])}
         return GradedNotebook(path, nbformat.writes(notebook), kept)
 
     def _chain(self, kind: str) -> list[Any]:

@@ -37,6 +37,8 @@ class GradeReport:
     """Students in the gradebook without a vetoes.json: autograding stopped before the veto checks."""
     stale: tuple[Override, ...] = ()
     """Dismissals of a veto the checks did not find (left over from an earlier run)."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """(student, note) for each submission the veto checks could not read within their limits."""
 
     @property
     def max_points(self) -> int:
@@ -56,7 +58,7 @@ def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None 
     ungradable = load_ungradable(spec.assignment, root)
     students = sorted(set(scores) | set(ungradable))
     overrides = load_overrides(overrides_path or root / FILENAME, students, required=overrides_path is not None)
-    grades, unchecked = [], []
+    grades, unchecked, notes = [], [], []
     for student in students:
         if student in ungradable:
             grades.append(FinalGrade(student, spec.pass_points, ungradable=ungradable[student]))
@@ -67,7 +69,9 @@ def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None 
             grades.append(FinalGrade(student, spec.pass_points, ungradable=f"autograding did not finish (no {path.relative_to(root)}); "
                                      f"re-run `nbgrader autograde {spec.assignment} --force` and read its log"))
             continue
-        found = json.loads(path.read_text(encoding="utf-8"))["vetoes"]
+        record = json.loads(path.read_text(encoding="utf-8"))
+        found = record["vetoes"]
+        notes += [(student, str(note)) for note in record.get("notes", [])]
         got = scores[student]
         grades.append(FinalGrade(
             student,
@@ -78,7 +82,7 @@ def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None 
         ))
     found_ids = {(g.student, v.id) for g in grades for v in g.vetoes}
     stale = tuple(o for key, o in overrides.items() if o.decision == "dismissed" and key not in found_ids)
-    return GradeReport(spec, tuple(grades), tuple(unchecked), stale)
+    return GradeReport(spec, tuple(grades), tuple(unchecked), stale, tuple(notes))
 
 
 def points_text(points: float | None) -> str:
@@ -205,6 +209,7 @@ def todo(report: GradeReport) -> list[str]:
                      f"so they count as ungradable; re-run nbgrader autograde {report.spec.assignment} --force")
     lines += [f"{FILENAME}: {escape(o.student)}/{o.veto} is dismissed but was not found; remove the entry"
               for o in report.stale]
+    lines += [f"{escape(student)}: {escape(note)}" for student, note in report.notes]
     return lines
 
 

@@ -9,7 +9,6 @@ from autograde.veto.code_behaviour import (
     COMM_FUNCTION,
     COMM_PROBES,
     MEMORY_FUNCTION,
-    MEMORY_PROBES,
     PROBE_CALLS,
     StageBehaviour,
     memory_bytes,
@@ -24,7 +23,9 @@ __all__ = ["PROBE_CALLS", "find_code_vetoes"]
 def find_code_vetoes(source: str, answers: Mapping[Call, float | None]) -> list[Veto]:
     """The vetoes a submitted cell earns: each stage whose sharded terms, then each whose communication, differ from the lesson's.
 
-    `answers` holds what the submission's functions returned for PROBE_CALLS (run in the sandbox, not here).
+    `answers` holds what the submission's functions returned in the sandbox, never here: PROBE_CALLS, and every other
+    call the hidden tests made (those decide when the probes' numbers are missing or disagree with them). The source
+    is parsed here: call this under autograde.untrusted.bounded_call.
     """
     behaviours = observe(source, answers)
     found = [_shard_veto(stage, behaviours[stage]) for stage in behaviours]
@@ -32,25 +33,35 @@ def find_code_vetoes(source: str, answers: Mapping[Call, float | None]) -> list[
     return [veto for veto in found if veto is not None]
 
 
+EVADED_NOTE = ("the probe cases gave other numbers than the rest of the hidden tests' calls (probe evaded): "
+               "judged on the rest")
+
+
 def _shard_veto(stage: int, behaviour: StageBehaviour) -> Veto | None:
     """wrong-shard-target when no set of terms the stage may divide by dp is the lesson's."""
     right = RULES.expected["sharded"][stage]
-    if not behaviour.sharded or right in behaviour.sharded or behaviour.memory is None:
+    if not behaviour.sharded or right in behaviour.sharded:
         return None
     sharded = behaviour.sharded[0]
-    num_params, dp, k = MEMORY_PROBES[0]
-    expected, got = memory_bytes(right, num_params, dp, k), behaviour.memory[0]
-    if behaviour.decided_by == "source" and behaviour.formula is not None:
-        evidence = f"stage {stage}: `{behaviour.formula.text}` divides {', '.join(RULES.ordered(sharded)) or 'nothing'} by dp"
+    shown = next(((case, got) for case, got in behaviour.examples if memory_bytes(right, *case) != got), None)
+    if behaviour.decided_by == "source" and behaviour.formula is not None or shown is None:
+        written = behaviour.formula.text if behaviour.formula else "?"
+        evidence = f"stage {stage}: `{written}` divides {', '.join(RULES.ordered(sharded)) or 'nothing'} by dp"
+        inputs, expected, got = {"function": MEMORY_FUNCTION, "stage": stage}, None, None
     else:
+        (num_params, dp, k), got = shown
+        expected = memory_bytes(right, num_params, dp, k)
         call = f"{MEMORY_FUNCTION}(num_params={num_params}, dp={dp}, stage={stage}, k={k})"
         evidence = f"{call} returned {show_number(got)}, expected {show_number(expected)}"
+        inputs = {"function": MEMORY_FUNCTION, "num_params": num_params, "dp": dp, "stage": stage, "k": k}
+    if behaviour.probe_evaded:
+        evidence = f"{evidence}; {EVADED_NOTE}"
     return _veto(
         "sharded",
         stage,
         sharded,
         evidence,
-        inputs={"function": MEMORY_FUNCTION, "num_params": num_params, "dp": dp, "stage": stage, "k": k},
+        inputs=inputs,
         expected=expected,
         got=got,
         lesson={"sharded": RULES.ordered(right)},
@@ -59,6 +70,7 @@ def _shard_veto(stage: int, behaviour: StageBehaviour) -> Veto | None:
             "decided_by": behaviour.decided_by,
             "source": behaviour.formula.text if behaviour.formula else None,
             "fp32_extra": behaviour.fp32_extra,
+            "probe_evaded": behaviour.probe_evaded,
         },
     )
 

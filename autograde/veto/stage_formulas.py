@@ -24,10 +24,19 @@ def read_stage_formulas(
     """The final `target = ...` of each `if selector == N` branch of `function`; a chain's final else takes the one case left.
 
     A branch that changes `target` again after its last plain assignment (in a loop, by `+=`) has no formula here.
+    When the definition Python calls has no such branches (a wrapper around the real one, or the real one kept under
+    another name), the last other function that has them is read.
     """
-    definition = _last_definition(tree, function)
-    if definition is None:
-        return {}
+    for definition in _definitions(tree, function):
+        formulas = _formulas(definition, selector, target, divisor, cases)
+        if formulas:
+            return formulas
+    return {}
+
+
+def _formulas(definition: ast.FunctionDef, selector: str, target: str, divisor: str,
+              cases: Collection[int]) -> dict[int, StageFormula]:
+    """Each case's formula in one function definition."""
     formulas: dict[int, StageFormula] = {}
     for branch_case, body in _branches(definition, selector, cases):
         assignment = _final_assignment(body, target)
@@ -37,13 +46,11 @@ def read_stage_formulas(
     return formulas
 
 
-def _last_definition(tree: ast.Module, function: str) -> ast.FunctionDef | None:
-    """The top-level definition Python would end up calling."""
-    found = None
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            found = node
-    return found
+def _definitions(tree: ast.Module, function: str) -> list[ast.FunctionDef]:
+    """Function definitions to read, best first: the top-level `function` Python would call, then every other, last first."""
+    every = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+    named = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function]
+    return named[-1:] + [node for node in reversed(every) if node not in named[-1:]]
 
 
 def _branches(definition: ast.FunctionDef, selector: str, cases: Collection[int]) -> list[tuple[int, list[ast.stmt]]]:

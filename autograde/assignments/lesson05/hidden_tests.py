@@ -5,11 +5,13 @@ from collections.abc import Iterator
 
 from autograde.grading.calls import Call
 from autograde.grading.hidden_tests import Check, Difference
+from autograde.veto.code_behaviour import COMM_PROBES, MEMORY_PROBES
 
 MEMORY = "zero_memory_per_gpu"
 COMMUNICATION = "zero_communication_volume"
 LESSON_CASES = ((7_000_000_000, 1, 12), (7_000_000_000, 8, 12), (7_000_000_000, 64, 12), (1_000_000, 1, 12))
-"""The lesson's 7B table rows and the self-check's size, judged before the seeded cases."""
+"""The lesson's 7B table rows and the self-check's size, judged first; then the code vetoes' probe cases (so the vetoes
+read the very answers that score points), then the seeded cases."""
 
 
 def memory(num_params: int, dp: int, stage: int, k: int, fp32_grad_accum: bool) -> Call:
@@ -31,8 +33,9 @@ def expected_memory(num_params: int, dp: int, stage: int, k: int, fp32_grad_accu
 
 
 def cases(seed: int, count: int) -> Iterator[tuple[int, int, int]]:
-    """The lesson's cases, then `count` seeded (num_params, dp, k) over wide ranges."""
+    """The lesson's cases, the vetoes' probe cases, then `count` seeded (num_params, dp, k) over wide ranges."""
     yield from LESSON_CASES
+    yield from MEMORY_PROBES
     state = seed
     for produced in range(count):
         state = (state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616
@@ -62,7 +65,7 @@ def fp32_branch() -> Iterator[Check]:
 
 def communication() -> Iterator[Check]:
     """ZeRO-1/2 move 2Ψ elements per step and ZeRO-3 moves 3Ψ."""
-    for num_params, _dp, _k in cases(seed=11, count=300):
+    for num_params in (*(case[0] for case in LESSON_CASES), *COMM_PROBES, *(case[0] for case in cases(seed=11, count=300))):
         for stage, multiple in ((1, 2), (2, 2), (3, 3)):
             yield Check(f"{COMMUNICATION}({num_params}, stage={stage})",
                         Call(COMMUNICATION, (num_params, stage)), multiple * num_params)

@@ -6,7 +6,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict, List, Unicode
 
-from autograde.building.grading_view import fold_lesson_prose, with_veto_notes, without_mark_scheme_lines
+from autograde.building.grading_view import checks_note, fold_lesson_prose, with_veto_notes, without_mark_scheme_lines
 
 
 class LayOutForGrading(NbGraderPreprocessor):
@@ -20,5 +20,6 @@ class LayOutForGrading(NbGraderPreprocessor):
         """Fold each run of lesson prose, drop mark-scheme marker lines, add a veto note after each checked cell."""
         findings = resources.get("autograde", {}).get("vetoes", {})
         cells = fold_lesson_prose(without_mark_scheme_lines(nb.cells))
-        nb.cells = with_veto_notes(cells, findings, self.lesson_says)
+        notes = resources.get("autograde", {}).get("notes", [])
+        nb.cells = ([checks_note(notes)] if notes else []) + with_veto_notes(cells, findings, self.lesson_says)
         return nb, resources

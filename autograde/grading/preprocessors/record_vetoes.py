@@ -40,6 +40,7 @@ class RecordVetoes(NbGraderPreprocessor):
             "student": info["student"],
             "assignment": info["assignment"],
             "vetoes": [dict(v.to_dict(), cell=grade_id) for grade_id, vetoes in findings.items() for v in vetoes],
+            "notes": list(resources.get("autograde", {}).get("notes", [])),
         }
         resources.setdefault("outputs", {})[self.output_name] = (
             json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import importlib
 from pathlib import Path
 
 import nbformat
@@ -10,15 +9,14 @@ from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor
-from traitlets import Dict, Float, Unicode
 
-from autograde.grading.calls import Call
 from autograde.grading.execution import run_steps
 from autograde.grading.hidden_tests import HiddenTest, load_hidden_tests
 from autograde.grading.sandbox.job import CellStep, ProbeStep, Step
 from autograde.grading.sandbox.settings import Sandbox
 from autograde.grading.sandbox.worker import shared_worker
 from autograde.untrusted.outputs import inert_outputs
+
 
 def hidden_tests_of(assignment: str) -> dict[str, HiddenTest]:
     """The assignment's hidden tests by grade id; none for an assignment without a course spec."""
@@ -39,23 +37,8 @@ def student_copy(nb: NotebookNode, resources: ResourcesDict) -> str:
     return nbformat.writes(visible)
 
 
-def import_calls(path: str) -> tuple[Call, ...]:
-    """The Call tuple a "module:attribute" path names."""
-    module, _, attribute = path.partition(":")
-    return tuple(getattr(importlib.import_module(module), attribute))
-
-
 class SandboxedExecute(NbGraderPreprocessor):
-    """Execute a submission in the sandbox; answers to hidden tests and other probes go to resources, not the kernel."""
-
-    probes_after = Dict(Unicode(), default_value={}, help=(
-        'grade_id → "module:attribute" of a tuple of Calls to answer right after that cell runs, in the same process '
-        "(e.g. the code vetoes' probes); answers land in resources['autograde']['probes'][grade_id]"
-    )).tag(config=True)
-    probe_timeout = Float(2.0, help=(
-        "Seconds those extra probes may take together (never more than c.Sandbox.cell_timeout): they score no points, "
-        "so a function that hangs costs the submission this much more, not another cell timeout"
-    )).tag(config=True)
+    """Execute a submission in the sandbox; the hidden tests' answers go to resources, never to the kernel."""
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Run every code cell in order (hidden tests as probes) and store outputs and answers."""
@@ -64,7 +47,6 @@ class SandboxedExecute(NbGraderPreprocessor):
         tests = hidden_tests_of(info["assignment"])
         steps: list[Step] = []
         cells: list[NotebookNode] = []
-        extra: dict[int, str] = {}
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
@@ -72,19 +54,12 @@ class SandboxedExecute(NbGraderPreprocessor):
             test = tests.get(grade_id) if utils.is_grade(cell) else None
             steps.append(ProbeStep(test.calls, settings.cell_timeout) if test else CellStep(cell.source, settings.cell_timeout))
             cells.append(cell)
-            if grade_id in self.probes_after:
-                extra[len(steps)] = grade_id
-                steps.append(ProbeStep(import_calls(self.probes_after[grade_id]), min(self.probe_timeout, settings.cell_timeout)))
-                cells.append(cell)
         worker = shared_worker(settings, self.log)
         results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb, resources)},
                             {"NBGRADER_EXECUTION": "autograde"}, settings.output_bytes, settings.submission_timeout)
         answers = resources.setdefault("autograde", {}).setdefault("answers", {})
-        probes = resources["autograde"].setdefault("probes", {})
-        for index, (cell, step, result) in enumerate(zip(cells, steps, results)):
-            if index in extra:
-                probes[extra[index]] = dict(zip(step.calls, result.answers))
-            elif isinstance(step, ProbeStep):
+        for cell, step, result in zip(cells, steps, results):
+            if isinstance(step, ProbeStep):
                 answers[cell.metadata["nbgrader"]["grade_id"]] = dict(zip(step.calls, result.answers))
                 cell.outputs = []
             else:
