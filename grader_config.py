@@ -33,6 +33,7 @@ from autograde.grading.preprocessors.lay_out_for_grading import LayOutForGrading
 from autograde.grading.preprocessors.overwrite_cells_in_order import OverwriteCellsInOrder
 from autograde.grading.preprocessors.overwrite_kernelspec_from_snapshot import OverwriteKernelspecFromSnapshot
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
+from autograde.grading.preprocessors.restore_cell_metadata import RestoreCellMetadata
 from autograde.grading.preprocessors.sandboxed_execute import SandboxedExecute
 from autograde.grading.preprocessors.save_auto_grades_in_batch import SaveAutoGradesInBatch
 
@@ -46,6 +47,8 @@ if os.environ.get("NBGRADER_DB_URL"):
 # nbgrader's own list, plus vetoes.json: the veto candidates are for graders, and generate_feedback would otherwise
 # copy them from autograded/ into every student's feedback folder.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "vetoes.json"]
+# `nbgrader export`: nbgrader's columns, written so a spreadsheet reads every cell as data (quoted, formulas escaped)
+c.ExportApp.plugin_class = "autograde.results.csv_export.SpreadsheetSafeCsvExport"
 # `nbgrader autograde lesson05` adds students it has not seen (no --create needed).
 c.Autograde.create_student = True
 
@@ -76,6 +79,7 @@ c.Autograde.sanitize_preprocessors = [
     CheckSubmission,
     ClearOutput,
     DeduplicateIds,
+    RestoreCellMetadata,  # grading metadata as the source has it: forged flags and points undone, pasted copies plain
     OverwriteKernelspecFromSnapshot,
     OverwriteCellsInOrder,
     CheckCellMetadataQuickly,

@@ -15,6 +15,7 @@ from autograde.results.gradebook_access import check_reachable
 from autograde.results.gradebook_scores import read_scores
 from autograde.results.report import vetoes_path
 from autograde.results.ungradable import load_ungradable
+from autograde.untrusted.shown import for_console
 
 EXAMPLES = Path("examples") / "submissions"
 
@@ -60,13 +61,13 @@ def points_table(spec: AssignmentSpec, root: Path) -> Table:
     table.add_column("vetoes / status")
     for student in sorted(set(scores) | set(ungradable)):
         if student in ungradable:
-            table.add_row(student, *["–"] * (len(spec.tests) + 2), "ungradable (reason below)")
+            table.add_row(for_console(student), *["–"] * (len(spec.tests) + 2), "ungradable (reason below)")
             continue
         got = scores[student].scores
         points = [got.get(test.grade_id) for test in spec.tests]
         answers = ", ".join(f"{a.grade_id}: {points_text(got.get(a.grade_id))}" for a in spec.answers)
         vetoes = ", ".join(sorted({f"{v['id']} ({v['cell']})" for v in vetoes_of(root, student, spec.assignment)})) or "—"
-        table.add_row(student, *[points_text(p) for p in points], f"{sum(p or 0 for p in points):g}", answers, vetoes)
+        table.add_row(for_console(student), *[points_text(p) for p in points], f"{sum(p or 0 for p in points):g}", answers, vetoes)
     return table
 
 
@@ -86,11 +87,11 @@ def run_demo(assignment: str, root: Path | None = None, examples: Path = EXAMPLE
     ungradable = load_ungradable(spec.assignment, root)
     console.print(points_table(spec, root))
     for student, reason in sorted(ungradable.items()):
-        console.print(f"ungradable {student}: {reason}")
+        console.print(f"ungradable {for_console(student)}: {for_console(reason)}")
     scored = {row.student for row in read_scores(root, spec.assignment, spec.notebook.removesuffix(".ipynb"))}
     unexplained = sorted({p.parent.name for p in (root / "submitted").glob(f"*/{spec.assignment}")} - scored - set(ungradable))
     if status != 0 and unexplained:
         console.print(f"[red]nbgrader autograde exited with {status}; not graded and not recorded as ungradable: "
-                      f"{', '.join(unexplained)} (see the nbgrader log above)[/red]")
+                      f"{for_console(', '.join(unexplained))} (see the nbgrader log above)[/red]")
         return status
     return 0

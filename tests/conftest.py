@@ -12,3 +12,16 @@ def no_gradebook_url_from_the_shell() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as environment:
         environment.delenv("NBGRADER_DB_URL", raising=False)
         yield
+
+
+@pytest.fixture(scope="session")
+def hostile_batch(tmp_path_factory: pytest.TempPathFactory):
+    """Every hostile submission and honest control graded in one batch, with feedback, export and the report (shared
+    by the grading checks and the browser checks of the pages)."""
+    import shutil
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed (make test installs it as root)")
+    from hostile_course import grade_hostile_batch
+
+    return grade_hostile_batch(tmp_path_factory.mktemp("hostile-course"), tmp_path_factory.mktemp("hostile-home"))

@@ -12,7 +12,7 @@ import pytest
 
 from autograde.results.gradebook_scores import read_scores
 from autograde.building.mock_submissions import load_table, write_submissions
-from autograde.results.ungradable import load_ungradable, record_missing_notebooks
+from autograde.results.ungradable import load_ungradable
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")
@@ -61,7 +61,6 @@ def graded(tmp_path_factory):
     write_edited_metadata(course / "submitted")
     (course / "submitted" / LINKS_TO_SOURCE / "lesson05").mkdir(parents=True)
     (course / "submitted" / LINKS_TO_SOURCE / "lesson05" / "lesson05.ipynb").symlink_to(course / "source" / "lesson05" / "lesson05.ipynb")
-    record_missing_notebooks("lesson05", "lesson05.ipynb", course)
     autograde = nbgrader(course, "autograde", "lesson05")
     feedback = nbgrader(course, "generate_feedback", "lesson05")
     export = nbgrader(course, "export")

@@ -70,6 +70,19 @@ def fold_lesson_prose(cells: Sequence[NotebookNode]) -> list[NotebookNode]:
     return kept + (run if only_headings(run) else [folded(run)])
 
 
+CUT_CODE = "\n# [cut here: the cell is {length:,} characters long; the whole cell is in the submitted notebook]"
+CUT_MARKDOWN = "\n\n*[cut here: the answer is {length:,} characters long; the whole answer is in the submitted notebook]*"
+
+
+def bounded_sources(cells: Sequence[NotebookNode], code_chars: int, markdown_chars: int) -> list[NotebookNode]:
+    """The cells with any source longer than a page can show quickly cut, with a note (the checks read it whole)."""
+    for cell in cells:
+        limit, note = (code_chars, CUT_CODE) if cell.cell_type == "code" else (markdown_chars, CUT_MARKDOWN)
+        if len(cell.source) > limit:
+            cell.source = cell.source[:limit] + note.format(length=len(cell.source))
+    return list(cells)
+
+
 def without_mark_scheme_lines(cells: Sequence[NotebookNode]) -> list[NotebookNode]:
     """The cells with nbgrader's BEGIN/END MARK SCHEME lines taken out of rubrics (they render as two big headings)."""
     for cell in cells:
@@ -100,9 +113,9 @@ def veto_note(grade_id: str, vetoes: Sequence[Veto], lesson_says: Mapping[str, S
     return cell
 
 
-def checks_note(notes: Sequence[str]) -> NotebookNode:
-    """A markdown cell telling the grader the veto checks could not run (shown first on the page)."""
-    cell = nbformat.v4.new_markdown_cell("\n".join(f"**⚠ {note}**" for note in notes), id="veto-checks-not-run")
+def submission_notes(notes: Sequence[str]) -> NotebookNode:
+    """A markdown cell of what the grader should know about the submission itself (shown first on the page)."""
+    cell = nbformat.v4.new_markdown_cell("\n".join(f"**⚠ {note}**" for note in notes), id="submission-notes")
     cell.metadata = {"tags": [NOTE_TAG]}
     return cell
 

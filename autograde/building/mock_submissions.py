@@ -7,6 +7,7 @@ Q1-Q3, or breaks the file in a way real submissions break.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,17 @@ class MockSubmission:
     """Write this text instead of a notebook (broken JSON)."""
     missing: bool = False
     """Submit the folder without the notebook."""
+    extra_cells: list[str] = field(default_factory=list)
+    """Code cells the student added right after the code cell."""
+    duplicate_cells: list[str] = field(default_factory=list)
+    """Grade ids of cells pasted a second time right after themselves (metadata and all)."""
+    cell_metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Grade id → nbgrader metadata fields the student changed (e.g. `grade: true` on the code cell)."""
+    notebook_metadata: dict[str, Any] = field(default_factory=dict)
+    """Fields added to the notebook's own metadata."""
+    files: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Other entries of the submission folder: name → {text: …} | {link: target} | {fifo: ""}; the notebook's own
+    name with {link: …} or {fifo: ""} puts that in place of the notebook."""
     expect: dict[str, Any] = field(default_factory=dict)
     """What grading should find (per-test points, ungradable, vetoes); read by the tests."""
 
@@ -87,8 +99,29 @@ def submission_notebook(release: NotebookNode, row: MockSubmission, code_cell_id
             cell.source = row.answers[grade_id]
         if grade_id in row.edit_cells:
             cell.source = row.edit_cells[grade_id]
+        if grade_id in row.cell_metadata:
+            cell.metadata["nbgrader"].update(row.cell_metadata[grade_id])
     notebook.cells = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") not in row.delete_cells]
+    code_index = next((i for i, c in enumerate(notebook.cells)
+                       if c.metadata.get("nbgrader", {}).get("grade_id") == code_cell_id), len(notebook.cells) - 1)
+    notebook.cells[code_index + 1:code_index + 1] = [nbformat.v4.new_code_cell(source) for source in row.extra_cells]
+    for grade_id in row.duplicate_cells:
+        index = next(i for i, c in enumerate(notebook.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+        twin = copy.deepcopy(notebook.cells[index])
+        twin["id"] = twin.get("id", grade_id) + "-copy"
+        notebook.cells.insert(index + 1, twin)
+    notebook.metadata.update(row.notebook_metadata)
     return notebook
+
+
+def write_entry(path: Path, spec: dict[str, str]) -> None:
+    """One entry of a submission folder besides a notebook: a text file, a symbolic link or a FIFO."""
+    if "link" in spec:
+        path.symlink_to(spec["link"])
+    elif "fifo" in spec:
+        os.mkfifo(path)
+    else:
+        path.write_text(spec.get("text", ""), encoding="utf-8")
 
 
 def write_submissions(release_path: Path, table: list[MockSubmission], submitted_dir: Path, assignment: str,
@@ -100,9 +133,11 @@ def write_submissions(release_path: Path, table: list[MockSubmission], submitted
         folder = submitted_dir / row.student / assignment
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / release_path.name
+        for name, spec in row.files.items():
+            write_entry(folder / name, spec)
         if row.raw_text is not None:
             target.write_text(row.raw_text, encoding="utf-8")
-        elif not row.missing:
+        elif not row.missing and release_path.name not in row.files:
             nbformat.write(submission_notebook(release, row, code_cell_id), target)
         folders.append(folder.parent)
     return folders

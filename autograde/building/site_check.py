@@ -9,10 +9,17 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 from pathlib import Path
+from urllib.parse import urlparse
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Request,
+    Response,
+    sync_playwright,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")

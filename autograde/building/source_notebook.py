@@ -12,9 +12,24 @@ from nbformat.notebooknode import NotebookNode
 
 from autograde.assignment_spec import REPO_ROOT, AssignmentSpec, load_spec
 from autograde.building.demo_cells import run_demo_cell
-from autograde.building.lesson_source import Block, CodeCell, Div, Lesson, LessonSourceError, Markdown, read_lesson, solution_namespace
-from autograde.building.notebook_prose import (CrossrefNumbering, callout_markdown, caption_line, data_url, inline_images,
-                                               mermaid_markdown)
+from autograde.building.lesson_source import (
+    Block,
+    CodeCell,
+    Div,
+    Lesson,
+    LessonSourceError,
+    Markdown,
+    read_lesson,
+    solution_namespace,
+)
+from autograde.building.notebook_prose import (
+    CrossrefNumbering,
+    callout_markdown,
+    caption_line,
+    data_url,
+    inline_images,
+    mermaid_markdown,
+)
 
 HEADING = re.compile(r"^#{2,3} ", re.MULTILINE)
 NBGRADER_SCHEMA = 3

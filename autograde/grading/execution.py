@@ -7,7 +7,14 @@ from dataclasses import replace
 from typing import Any
 
 from autograde.grading.hidden_tests import Answer
-from autograde.grading.sandbox.job import CellStep, Job, JobOutcome, ProbeStep, Step, StepResult
+from autograde.grading.sandbox.job import (
+    CellStep,
+    Job,
+    JobOutcome,
+    ProbeStep,
+    Step,
+    StepResult,
+)
 from autograde.grading.sandbox.worker import SandboxWorker
 
 LOST_STEP = {
@@ -60,7 +67,7 @@ def run_steps(worker: SandboxWorker, steps: Sequence[Step], files: dict[str, str
         for position, result in outcome.results.items():
             if position >= len(prefix):
                 results[todo[position - len(prefix)]] = result
-        if outcome.ending == "finished" and len(results) == len(steps):
+        if len(results) == len(steps):
             break
         if outcome.running is None and time_left <= 0:
             continue  # stopped between steps because the time was up: the rest are recorded as not run

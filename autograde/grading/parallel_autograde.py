@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 import os
-import warnings
 import shutil
 import signal
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +25,41 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.converters import Autograde, BaseConverter, NbGraderException
+from nbgrader.converters import Autograde, NbGraderException
 from nbgrader.nbgraderformat import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from traitlets import List
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from traitlets import List, Unicode
 
 from autograde.grading.batch_gradebook import SHARED_KEY, one_transaction
 from autograde.grading.pool import GradingPool, Lost
-from autograde.grading.preprocessors.assign_late_penalties_in_batch import AssignLatePenaltiesInBatch
+from autograde.grading.preprocessors.assign_late_penalties_in_batch import (
+    AssignLatePenaltiesInBatch,
+)
 from autograde.grading.preprocessors.check_submission import UngradableSubmission
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
-from autograde.grading.preprocessors.save_auto_grades_in_batch import SaveAutoGradesInBatch
+from autograde.grading.preprocessors.save_auto_grades_in_batch import (
+    SaveAutoGradesInBatch,
+)
 from autograde.grading.sandbox.bwrap import SandboxUnavailable
 from autograde.grading.sandbox.settings import Sandbox
 from autograde.grading.sandbox.worker import shared_worker
-from autograde.results.ungradable import (UnreadableNotebook, load_ungradable, read_submitted_notebook,
-                                          record_missing_notebooks, set_ungradable)
+from autograde.grading.submitted_folders import (
+    RefusedFolder,
+    SubmittedFolder,
+    UnreadableNotebook,
+    read_submitted_notebook,
+    scan_submitted,
+)
+from autograde.results.ungradable import set_ungradable
+from autograde.untrusted.shown import EscapeControlCharacters, for_terminal
 
 NOT_REGISTERED = ("{assignment} is not in the gradebook ({db_url}) yet: run `make build` "
                   "(or `nbgrader generate_assignment {assignment}`) first, then autograde again")
@@ -49,6 +68,11 @@ CORRUPTED_METADATA = ("{notebook}: the cells' nbgrader metadata was changed or b
 NBGRADER_SESSION_WARNING = ".*not in session, add operation along.*"
 """SQLAlchemy's warning from nbgrader 0.9's own add_submission for a new student: harmless, one per student."""
 KEPT_RESOURCES = ("unique_key", "output_extension", "output_files_dir", "metadata", "nbgrader")
+IGNORED_NOTE = "the submission folder also held {entries}: not read, copied or shown (only the notebook is graded)"
+STUDENT_ID = r"[\w@+-][\w.@+-]{0,63}"
+"""Folder names that can be student ids: letters, digits, _ . - @ + (a leading '.' would hide the folder)."""
+Task = tuple[str, str, list[str], tuple[str, ...]]
+"""(assignment, student, notebook paths, notes for the grader) of one submission to grade."""
 
 
 @dataclass
@@ -81,6 +105,9 @@ class GradedSubmission:
 class ParallelAutograde(Autograde):
     """nbgrader's Autograde converter with a parallel, sandboxed, resumable batch in place of its serial loop."""
 
+    student_id_pattern = Unicode(STUDENT_ID, help=(
+        "Regular expression a submitted folder's name must match in full to be a student id; other folders are "
+        "recorded as ungradable with the reason")).tag(config=True)
     record_preprocessors = List([SaveAutoGradesInBatch, AssignLatePenaltiesInBatch, RecordVetoes], help=(
         "Preprocessors run by the grading process itself on each graded notebook: the only ones that write "
         "the gradebook or files. `sanitize_preprocessors` and `autograde_preprocessors` run in the workers."
@@ -88,6 +115,12 @@ class ParallelAutograde(Autograde):
 
     settings: Sandbox
     """The sandbox's limits for this batch, read once before the workers fork."""
+    known: list[str]
+    """The assignment's notebook names, from the gradebook."""
+    submitted: dict[str, SubmittedFolder]
+    """The gradable submissions found under submitted/, by student."""
+    refused: list[RefusedFolder]
+    """Folders under submitted/ that cannot be graded, with why."""
     chains: dict[str, list[Any]]
     """The preprocessors of the two passes, each built in a worker on first use (set empty before the workers fork)."""
     recorders: list[Any]
@@ -95,29 +128,46 @@ class ParallelAutograde(Autograde):
     batch_gradebook: Gradebook
     """The one gradebook this process records the whole batch through."""
 
+    def init_notebooks(self) -> None:
+        """Find the submissions ourselves (nbgrader's glob skips hidden and odd folder names without a word)."""
+        for handler in self.log.handlers or logging.getLogger().handlers:
+            handler.addFilter(EscapeControlCharacters())  # ids and reasons are student data: no control characters
+        assignment = self.coursedir.assignment_id
+        self.known = self._registered_notebooks(assignment)
+        self.settings = Sandbox(parent=self)
+        submitted = Path(self.coursedir.root) / self.coursedir.submitted_directory
+        found, self.refused = scan_submitted(submitted, assignment, self.known, self.student_id_pattern,
+                                             self.coursedir.student_id, self.settings.notebook_bytes)
+        self.submitted = {folder.student: folder for folder in found}
+        self.assignments = {str(folder.notebooks[0].parent): [str(path) for path in folder.notebooks] for folder in found}
+        if not found and not self.refused:
+            message = f"No notebooks were matched by '{self._format_source(assignment, self.coursedir.student_id)}'"
+            self.log.error(message)
+            raise NbGraderException(message)
+
     def convert_notebooks(self) -> None:
         """Grade every submission that needs it, several at once, recording each as it finishes."""
         self.chains = {}
         assignment = self.coursedir.assignment_id
-        known = self._registered_notebooks(assignment)
-        settings = self.settings = Sandbox(parent=self)
         try:
-            shared_worker(settings, self.log).close()  # refuse now, in one line, if there is no sandbox
+            shared_worker(self.settings, self.log).close()  # refuse now, in one line, if there is no sandbox
         except SandboxUnavailable as refused:
             self.log.error(str(refused))
             raise NbGraderException(str(refused)) from None
         root = Path(self.coursedir.root)
-        missing = record_missing_notebooks(assignment, f"{known[0]}.ipynb", root)
-        for student in missing:
-            self.log.error("UNGRADABLE %s/%s: %s", student, assignment, load_ungradable(assignment, root)[student])
-        tasks = self._pending(known)
+        for folder in self.refused:
+            set_ungradable(assignment, folder.student, folder.reason, root)
+            self.log.error("UNGRADABLE %s/%s: %s", folder.student, assignment, folder.reason)
+        tasks = self._pending()
         if not tasks:
             self.log.warning("Nothing to autograde: every submission of %s is already graded (use --force to regrade)", assignment)
+        refused = [folder.student for folder in self.refused]
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=NBGRADER_SESSION_WARNING)
-            not_graded = missing + self._grade_all(tasks, settings.worker_count()) if tasks else missing
+            not_graded = refused + self._grade_all(tasks, self.settings.worker_count()) if tasks else refused
         if not_graded:  # nbgrader's convention: exit status 1 when some submission was not graded
-            raise NbGraderException(f"{len(not_graded)} submission(s) not graded: {', '.join(sorted(not_graded))}")
+            shown = ", ".join(sorted(for_terminal(student)[:40] for student in not_graded))
+            raise NbGraderException(f"{len(not_graded)} submission(s) not graded: {shown}")
 
     def _registered_notebooks(self, assignment: str) -> list[str]:
         """Notebook names of the assignment in the gradebook; one line telling what to run when it is not there."""
@@ -132,35 +182,38 @@ class ParallelAutograde(Autograde):
             raise NbGraderException(message)
         return names
 
-    def _pending(self, known: list[str]) -> list[tuple[str, str, list[str]]]:
-        """(assignment, student, notebook paths) for each submission nbgrader's own rules say to (re)grade."""
+    def _pending(self) -> list[Task]:
+        """(assignment, student, notebook paths, notes) for each submission nbgrader's own rules say to (re)grade."""
         tasks = []
         for folder in sorted(self.assignments):
             student = Path(folder).parent.name
             assignment = Path(folder).name
-            self.notebooks = sorted(p for p in self.assignments[folder] if Path(p).stem in known)
-            if self.notebooks and self.init_destination(assignment, student):
-                tasks.append((assignment, student, list(self.notebooks)))
+            self.notebooks = sorted(self.assignments[folder])
+            if self.init_destination(assignment, student):
+                ignored = self.submitted[student].ignored
+                notes = (IGNORED_NOTE.format(entries=", ".join(ignored)),) if ignored else ()
+                tasks.append((assignment, student, list(self.notebooks), notes))
         return tasks
 
     def init_destination(self, assignment_id: str, student_id: str) -> bool:
         """nbgrader's rules for whether to (re)grade, without deleting anything: the old result stays until replaced.
 
-        A folder without its notebooks is a run stopped midway and is regraded.
+        A folder without its notebooks is a run stopped midway and is regraded; a notebook that arrived after the
+        result was written is regraded.
         """
         if student_id in (self.coursedir.student_id_exclude or "").split(","):
             return False
         dest = Path(self._format_dest(assignment_id, student_id))
-        if self.force or not all((dest / Path(path).name).exists() for path in self.notebooks):
+        results = [dest / Path(path).name for path in self.notebooks]
+        if self.force or not all(result.exists() for result in results):
             return True
-        submitted = self.coursedir.get_existing_timestamp(self._format_source(assignment_id, student_id))
-        graded = self.coursedir.get_existing_timestamp(str(dest))
-        if submitted is not None and graded is not None and submitted > graded:
+        graded = datetime.fromtimestamp(min(result.stat().st_mtime for result in results), UTC).replace(tzinfo=None)
+        if self.submitted[student_id].received > graded:
             return True
         self.log.info("Skipping existing assignment: %s", dest)
         return False
 
-    def _grade_all(self, tasks: list[tuple[str, str, list[str]]], workers: int) -> list[str]:
+    def _grade_all(self, tasks: list[Task], workers: int) -> list[str]:
         """Run the pool under a progress bar; returns the students that were not graded (ungradable or failed).
 
         Ctrl-C lets the submission being recorded finish, then stops the workers and says how to go on.
@@ -172,7 +225,7 @@ class ParallelAutograde(Autograde):
             self.log.setLevel(logging.WARNING)  # one result line per student replaces nbgrader's per-file INFO lines
         stop = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
-        pool: GradingPool[tuple[str, str, list[str]]] = GradingPool(self.grade_submission, workers)
+        pool: GradingPool[Task] = GradingPool(self.grade_submission, workers)
         columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                    TimeRemainingColumn())
         recorded = 0
@@ -182,7 +235,7 @@ class ParallelAutograde(Autograde):
             with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as self.batch_gradebook, \
                     Progress(*columns, console=console) as progress:
                 bar = progress.add_task("autograde", total=len(tasks))
-                for (assignment, student, _), graded in pool.results(tasks, stop):
+                for (assignment, student, _, _), graded in pool.results(tasks, stop):
                     if isinstance(graded, Lost):
                         graded = GradedSubmission(assignment, student, failure=graded.reason)
                     line = self._record_safely(graded)
@@ -202,13 +255,13 @@ class ParallelAutograde(Autograde):
             raise NbGraderException(message)
         return failed
 
-    def grade_submission(self, task: tuple[str, str, list[str]]) -> GradedSubmission:
+    def grade_submission(self, task: Task) -> GradedSubmission:
         """In a worker: sanitize, run and check each notebook of one submission; never raises."""
-        assignment, student, paths = task
+        assignment, student, paths, notes = task
         started = time.monotonic()
         graded = GradedSubmission(assignment, student)
         try:
-            graded.notebooks = [self._grade_notebook(path) for path in paths]
+            graded.notebooks = [self._grade_notebook(path, notes) for path in paths]
         except UngradableSubmission as reason:
             graded.ungradable = str(reason)
         except ValidationError:  # nbgrader's: the cells' grading metadata was edited or broken
@@ -218,14 +271,15 @@ class ParallelAutograde(Autograde):
         graded.seconds = time.monotonic() - started
         return graded
 
-    def _grade_notebook(self, path: str) -> GradedNotebook:
+    def _grade_notebook(self, path: str, notes: tuple[str, ...]) -> GradedNotebook:
         """One notebook through the sanitize and autograde preprocessors, in memory (no copy or JSON between passes)."""
         try:
-            notebook = read_submitted_notebook(Path(path), self.settings.notebook_bytes)
+            notebook, text = read_submitted_notebook(Path(path), self.settings.notebook_bytes)
         except UnreadableNotebook as unreadable:
             raise UngradableSubmission(str(unreadable)) from None
         resources = self.init_single_notebook_resources(path)
         resources["metadata"] = {"name": Path(path).stem, "path": str(Path(path).parent)}
+        resources["autograde"] = {"submitted_text": text, "notes": list(notes)}
         for preprocessor in self._chain("sanitize") + self._chain("autograde"):
             notebook, resources = preprocessor(notebook, resources)
         kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
@@ -242,17 +296,17 @@ class ParallelAutograde(Autograde):
 
     def _record_safely(self, graded: GradedSubmission) -> str:
         """Record one submission; a failure costs only that submission. Returns its result line."""
-        name = f"{graded.student_id}/{graded.assignment_id}"
+        name = f"{for_terminal(graded.student_id)}/{graded.assignment_id}"
         if graded.ungradable:
             set_ungradable(graded.assignment_id, graded.student_id, graded.ungradable, Path(self.coursedir.root))
-            return f"  UNGRADABLE {name}: {graded.ungradable}"
+            return f"  UNGRADABLE {name}: {for_terminal(graded.ungradable)}"
         if graded.failure is None:
             try:
                 return self._record(graded)
             except Exception as error:  # the gradebook or the disk refused: say so, go on with the others
                 graded.failure = f"{type(error).__name__}: {error}"[:300]
         self.log.error("NOT GRADED %s: %s", name, graded.failure)
-        return f"  NOT GRADED {name}: {graded.failure}"
+        return f"  NOT GRADED {name}: {for_terminal(graded.failure)}"
 
     def _record(self, graded: GradedSubmission) -> str:
         """Write the gradebook in one transaction, then vetoes.json, then the notebook (last: it marks the student done)."""
@@ -280,22 +334,20 @@ class ParallelAutograde(Autograde):
         self.set_permissions(assignment, student)
         self.run_post_convert_hook()
         shown = ", ".join(sorted(set(vetoes))) or "—"
-        return f"  {student:<16} code {sum(points):g}/{len(points)}  veto candidates: {shown}  ({graded.seconds:.2f} s)"
+        return f"  {for_terminal(student):<16} code {sum(points):g}/{len(points)}  veto candidates: {shown}  ({graded.seconds:.2f} s)"
 
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
-        """nbgrader's Autograde.init_assignment through the batch's gradebook (the assignment was checked at the start).
+        """nbgrader's Autograde.init_assignment through the batch's gradebook, copying nothing the student sent.
 
-        Copies the submission's other files, creates the student (or refuses, without `create_student`), records the
-        submission with its timestamp, and puts the source's other files (not notebooks) in place.
+        Creates the student (or refuses, without `create_student`), records the submission with the time it arrived
+        on this disk (not the student's timestamp.txt), and puts the source's other files (not notebooks) in place.
         """
-        BaseConverter.init_assignment(self, assignment_id, student_id)
         gradebook = self.batch_gradebook
         if self.create_student:
             gradebook.update_or_create_student(student_id)
         else:
             gradebook.find_student(student_id)
-        timestamp = self.coursedir.get_existing_timestamp(self._format_source(assignment_id, student_id))
-        gradebook.update_or_create_submission(assignment_id, student_id, **({"timestamp": timestamp} if timestamp else {}))
+        gradebook.update_or_create_submission(assignment_id, student_id, timestamp=self.submitted[student_id].received)
         source = Path(self.coursedir.format_path(self.coursedir.source_directory, ".", assignment_id))
         dest = Path(self._format_dest(assignment_id, student_id))
         for path in map(Path, utils.find_all_files(str(source), self.coursedir.ignore + ["*.ipynb"])):

@@ -16,12 +16,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from autograde.assignment_spec import AssignmentSpec, SpecError, load_spec
+from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
 from autograde.results.final_grade import STATUSES, FinalGrade, Part, decide_vetoes
 from autograde.results.gradebook_access import GradebookUnavailable
 from autograde.results.gradebook_scores import read_scores
-from autograde.results.overrides import FILENAME, Override, OverridesError, load_overrides
-from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
+from autograde.results.overrides import (
+    FILENAME,
+    Override,
+    OverridesError,
+    load_overrides,
+)
 from autograde.results.ungradable import load_ungradable
+from autograde.untrusted.shown import for_console, for_spreadsheet
 from autograde.veto.finding import CATALOGUE, VETO_IDS
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -100,7 +106,7 @@ def csv_text(report: GradeReport) -> str:
                      "pending", "vetoes", "ungradable"])
     for grade in report.grades:
         parts = [points_text(p.points) for p in grade.parts] or [""] * (len(spec.tests) + len(spec.answers))
-        writer.writerow([
+        writer.writerow([for_spreadsheet(cell) for cell in [
             grade.student, grade.status_label, *parts[:len(spec.tests)],
             "" if grade.code_points is None else points_text(grade.code_points), *parts[len(spec.tests):],
             "" if grade.total is None else points_text(grade.total),
@@ -108,7 +114,7 @@ def csv_text(report: GradeReport) -> str:
             " ".join(grade.pending),
             " | ".join(f"{v.id} [{v.decision}] {v.cell or v.origin}: {v.evidence}" for v in grade.vetoes),
             grade.ungradable or "",
-        ])
+        ]])
     return out.getvalue()
 
 
@@ -190,7 +196,7 @@ def summary(report: GradeReport) -> Table:
     table.add_column("students", justify="right")
     table.add_column("who")
     for label, students in by_label.items():
-        table.add_row(label, str(len(students)), escape(", ".join(students)))
+        table.add_row(label, str(len(students)), for_console(", ".join(students)))
     return table
 
 
@@ -202,14 +208,14 @@ def todo(report: GradeReport) -> list[str]:
         for veto in grade.vetoes:
             if veto.decision == "undecided":
                 undecided.setdefault(veto.id, []).append(veto.cell or veto.origin)
-        lines += [f"undecided veto: {escape(grade.student)} {veto_id} ({escape(', '.join(dict.fromkeys(cells)))}); "
+        lines += [f"undecided veto: {for_console(grade.student)} {veto_id} ({for_console(', '.join(dict.fromkeys(cells)))}); "
                   f"decide it in {FILENAME}" for veto_id, cells in undecided.items()]
     if report.unchecked:
-        lines.append(f"no vetoes.json for {escape(', '.join(report.unchecked))}: autograding did not finish, "
+        lines.append(f"no vetoes.json for {for_console(', '.join(report.unchecked))}: autograding did not finish, "
                      f"so they count as ungradable; re-run nbgrader autograde {report.spec.assignment} --force")
-    lines += [f"{FILENAME}: {escape(o.student)}/{o.veto} is dismissed but was not found; remove the entry"
+    lines += [f"{FILENAME}: {for_console(o.student)}/{o.veto} is dismissed but was not found; remove the entry"
               for o in report.stale]
-    lines += [f"{escape(student)}: {escape(note)}" for student, note in report.notes]
+    lines += [f"{for_console(student)}: {for_console(note)}" for student, note in report.notes]
     return lines
 
 

@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
 _LEADING_PUNCTUATION = re.compile(r"^[\s,;:.!\"'()\-—–]*")
 _ASIDES = re.compile(r"\([^()]*\)")
 """A parenthetical aside: a verdict inside one judges the aside's own claim, not one before it."""

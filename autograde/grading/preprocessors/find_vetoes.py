@@ -37,12 +37,14 @@ class FindVetoes(NbGraderPreprocessor):
             found.update(call_bounded(lambda: self._check(cells, answers), memory_bytes=self.memory_bytes,
                                       seconds=self.seconds))
         except BoundExceeded as exceeded:
-            resources["autograde"]["notes"] = [NOT_CHECKED.format(why=exceeded)]
+            resources["autograde"].setdefault("notes", []).append(NOT_CHECKED.format(why=exceeded))
         return nb, resources
 
     def _check(self, cells: dict[str | None, str], answers: dict[Call, float | int | None]) -> dict[str, list[Veto]]:
         """Every checked cell's findings (runs in the bounded child)."""
-        from autograde.veto.code import find_code_vetoes  # imported here: generate_assignment need not load the checkers
+        from autograde.veto.code import (
+            find_code_vetoes,  # imported here: generate_assignment need not load the checkers
+        )
         from autograde.veto.text import find_vetoes
 
         findings = {}

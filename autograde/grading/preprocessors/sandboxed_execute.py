@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import nbformat
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
-from nbgrader.preprocessors import ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor
+from nbgrader.preprocessors import (
+    ClearHiddenTests,
+    ClearMarkScheme,
+    NbGraderPreprocessor,
+)
 
 from autograde.grading.execution import run_steps
 from autograde.grading.hidden_tests import HiddenTest, load_hidden_tests
@@ -28,9 +31,9 @@ def hidden_tests_of(assignment: str) -> dict[str, HiddenTest]:
 
 def student_copy(nb: NotebookNode, resources: ResourcesDict) -> str:
     """The only file the sandbox sees: the notebook as the student submitted it (no hidden tests, no mark scheme)."""
-    submitted = Path(resources.get("metadata", {}).get("path", ""), resources.get("unique_key", "") + ".ipynb")
-    if submitted.is_file():
-        return submitted.read_text(encoding="utf-8")
+    submitted = resources.get("autograde", {}).get("submitted_text")
+    if submitted is not None:
+        return submitted
     visible = copy.deepcopy(nb)
     for strip in (ClearHiddenTests(), ClearMarkScheme(enforce_metadata=False)):
         visible, _ = strip.preprocess(visible, {})

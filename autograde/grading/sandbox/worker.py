@@ -15,7 +15,13 @@ from typing import Any
 
 from autograde.grading.sandbox.bwrap import SandboxUnavailable, sandbox_command
 from autograde.grading.sandbox.job import Ending, Job, JobOutcome, StepResult
-from autograde.grading.sandbox.records import ESCAPE_FACTOR, Done, ForgedRecord, RecordReader, Started
+from autograde.grading.sandbox.records import (
+    ESCAPE_FACTOR,
+    Done,
+    ForgedRecord,
+    RecordReader,
+    Started,
+)
 from autograde.grading.sandbox.settings import Sandbox
 
 GRACE_S = 2.0
