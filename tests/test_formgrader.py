@@ -11,13 +11,8 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,9 +24,9 @@ from playwright.sync_api import Browser, Page  # noqa: E402
 
 from autograde.building.site_check import (  # noqa: E402
     PageExpectations, Problem, find_chromium, inspect_page, open_chromium, record_failures, serve_directory)
+from formgrader_server import BIN, jupyter_server, log_in  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian: apt-get install chromium)")
 
@@ -115,48 +110,6 @@ def statuses(course: Path) -> dict[str, str]:
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads((course / "reports" / "lesson05" / "grades.json").read_text(encoding="utf-8"))
     return {row["student"]: row["status_label"] for row in report["students"]}
-
-
-def free_port() -> int:
-    """A TCP port on the loopback address that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def jupyter_server(course: Path, token: str) -> Iterator[str]:
-    """`jupyter server` (formgrader and JupyterLab with it) from the course root while the block runs."""
-    port = free_port()
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", JUPYTER_RUNTIME_DIR=str(course / ".runtime"))
-    log = (course / "server.log").open("w")
-    server = subprocess.Popen([str(BIN / "jupyter"), "server", "--no-browser", "--allow-root", f"--port={port}",
-                               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}"],
-                              cwd=course, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter server did not start: {(course / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.3)
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
-
-
-def log_in(page: Page, base: str, token: str) -> None:
-    """Log in with the token, as a grader does on the server's login page."""
-    page.goto(f"{base}/login")
-    page.fill("input[type=password]", token)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
 
 
 def open_from_gradebook(page: Page, base: str, student: str) -> None:
