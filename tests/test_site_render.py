@@ -1,16 +1,20 @@
-"""Render both Quarto profiles for real, check what each site exposes and how its pages read in Chromium offline.
+"""Render both Quarto profiles for real, check what each site holds and how its pages read in Chromium offline.
 
-Skipped without quarto; the browser checks also skip without chromium (tests/test_site_check.py proves the checks).
+Skipped without quarto (.ci/run installs it); the browser checks also skip without chromium (tests/test_site_check.py
+proves the checks).
 """
 from __future__ import annotations
 
+import html
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from autograde.building.lesson_source import Div, read_lesson
 
@@ -21,19 +25,25 @@ from autograde.building.site_check import (  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QUARTO = shutil.which("quarto")
-pytestmark = pytest.mark.skipif(QUARTO is None, reason="quarto is not on PATH (it cannot be installed on this machine)")
+pytestmark = pytest.mark.skipif(QUARTO is None, reason="quarto is not on PATH (https://quarto.org; CI: .ci/run)")
 CHROMIUM = find_chromium()
-LESSON_PAGE = PageExpectations(mermaid_diagrams=2)
-PAGES = [
-    ("_site", "lessons/index.html", PageExpectations()),
-    ("_site", "lessons/lesson05.html", LESSON_PAGE),
-    ("_site-answer", "lessons/index.html", PageExpectations()),
-    ("_site-answer", "lessons/lesson05.html",
-     PageExpectations(mermaid_diagrams=2, callout_title="点击展开参考答案", callout_shows="opt_fp32 / dp + extra")),
-]
-"""Every page of both sites, with what it must hold: 图 1 and 图 2 on the lesson; the answer in its callout."""
+PROJECT = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]
+OUTPUT_DIRS = {profile: yaml.safe_load((ROOT / f"_quarto-{profile}.yml").read_text(encoding="utf-8"))["project"]
+               ["output-dir"] for profile in ("student", "answer")}
+"""Each profile's site folder: _site and _site-answer."""
+EXPECTATIONS = {
+    ("student", "lessons/lesson05.html"): PageExpectations(mermaid_diagrams=2),
+    ("answer", "lessons/lesson05.html"):
+        PageExpectations(mermaid_diagrams=2, callout_title="点击展开参考答案", callout_shows="opt_fp32 / dp + extra"),
+}
+"""What a page must hold beyond the common checks: 图 1 and 图 2 on the lesson; the answer in its callout."""
+PAGES = [(OUTPUT_DIRS[profile], page, EXPECTATIONS.get((profile, page), PageExpectations()))
+         for profile in OUTPUT_DIRS for page in (Path(qmd).with_suffix(".html").as_posix() for qmd in PROJECT["render"])]
+"""Every page of both sites."""
 LEAKS = ["opt_fp32 / dp + extra", "(params_bf16 + grads_bf16 + opt_fp32) / dp", "3 * num_params",
          "BEGIN HIDDEN TESTS", "_hidden_test", "参考答案版", "三个问答题要点"]
+STALE = "lessons/assets/left-by-an-earlier-render.txt"
+"""A file planted in both site folders before rendering, as a developer's earlier render would leave one."""
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +52,55 @@ def sites(tmp_path_factory):
     for name in ("lessons", "_quarto.yml", "_quarto-student.yml", "_quarto-answer.yml"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, work / name)
+    for folder in OUTPUT_DIRS.values():
+        (work / folder / STALE).parent.mkdir(parents=True)
+        (work / folder / STALE).write_text("stale\n", encoding="utf-8")
     env = dict(os.environ, QUARTO_PYTHON=sys.executable)
     for profile in ([], ["--profile", "answer"]):
-        subprocess.run([QUARTO, "render", *profile], cwd=work, env=env, check=True, timeout=600)
-    return work / "_site", work / "_site-answer"
+        subprocess.run([QUARTO, "render", *profile], cwd=work, env=env, check=True, timeout=600,
+                       stdout=subprocess.DEVNULL)
+    return work / OUTPUT_DIRS["student"], work / OUTPUT_DIRS["answer"]
+
+
+def page_text(path: Path) -> str:
+    """What a reader can read on a page (or in search.json): tags dropped, so highlighted code reads as written."""
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
 
 
 def site_text(site: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in site.rglob("*") if p.suffix in {".html", ".json"})
+    return "\n".join(page_text(p) for p in site.rglob("*") if p.suffix in {".html", ".json"})
+
+
+def foreign_files(site: Path, project: Path) -> list[str]:
+    """Files in a site that are none of its own: its pages and their figures, Quarto's libraries and search index,
+    and copies of the project's resources."""
+    pages = [Path(page).with_suffix("") for page in PROJECT["render"]]
+    own = re.compile("|".join([r"index\.html", r"search\.json", r"site_libs/.*", r"lessons/styles\.css",
+                               *(re.escape(f"{page}.html") + "|" + re.escape(f"{page}_files/") + ".*" for page in pages)]))
+    resources = [folder.strip("/") + "/" for folder in PROJECT["resources"]]
+    return sorted(
+        name for path in site.rglob("*") if path.is_file()
+        for name in [path.relative_to(site).as_posix()]
+        if not own.fullmatch(name) and not (name.startswith(tuple(resources)) and (project / name).is_file())
+    )
+
+
+def test_each_site_holds_only_its_own_files(sites):
+    """Does neither site ship the other's files, or files an earlier render left, and both every resource?"""
+    for site in sites:
+        assert foreign_files(site, site.parent) == []
+        shipped = {p.relative_to(site) for p in (site / "lessons" / "assets").rglob("*") if p.is_file()}
+        assert shipped == {p.relative_to(ROOT) for p in (ROOT / "lessons" / "assets").rglob("*") if p.is_file()}
+
+
+def test_foreign_files_are_found(tmp_path):
+    """Would a copy of the other site, or an asset the project does not have, be reported?"""
+    site = tmp_path / "_site-answer"
+    for name in ("lessons/lesson05.html", "lessons/lesson05_files/figure-html/a.svg", "site_libs/quarto.js",
+                 "_site/lessons/assets/zero3_comm_flow.svg", STALE, "lessons/assets/zero3_comm_flow.svg"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text("x", encoding="utf-8")
+    assert foreign_files(site, ROOT) == ["_site/lessons/assets/zero3_comm_flow.svg", STALE]
 
 
 def test_student_site_leaks_nothing(sites):
@@ -65,9 +116,9 @@ def test_student_site_leaks_nothing(sites):
 
 
 def test_answer_site_shows_the_executed_solution(sites):
-    """Does the answer site show the banner and the solution cell's real output?"""
+    """Does the answer site show the banner, the solution code as written and the solution cell's real output?"""
     _, answer = sites
-    page = (answer / "lessons" / "lesson05.html").read_text(encoding="utf-8")
+    page = page_text(answer / "lessons" / "lesson05.html")
     assert "参考答案版" in page
     assert "dp=1 时三档相等 ✓" in page
     assert "38.5" in page and "opt_fp32 / dp + extra" in page
