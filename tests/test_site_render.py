@@ -37,8 +37,9 @@ EXPECTATIONS = {
         PageExpectations(mermaid_diagrams=2, callout_title="点击展开参考答案", callout_shows="opt_fp32 / dp + extra"),
 }
 """What a page must hold beyond the common checks: 图 1 and 图 2 on the lesson; the answer in its callout."""
+HTML_PAGES = [Path(qmd).with_suffix(".html").as_posix() for qmd in PROJECT["render"]]
 PAGES = [(OUTPUT_DIRS[profile], page, EXPECTATIONS.get((profile, page), PageExpectations()))
-         for profile in OUTPUT_DIRS for page in (Path(qmd).with_suffix(".html").as_posix() for qmd in PROJECT["render"])]
+         for profile in OUTPUT_DIRS for page in HTML_PAGES]
 """Every page of both sites."""
 LEAKS = ["opt_fp32 / dp + extra", "(params_bf16 + grads_bf16 + opt_fp32) / dp", "3 * num_params",
          "BEGIN HIDDEN TESTS", "_hidden_test", "参考答案版", "三个问答题要点"]
@@ -74,9 +75,8 @@ def site_text(site: Path) -> str:
 def foreign_files(site: Path, project: Path) -> list[str]:
     """Files in a site that are none of its own: its pages and their figures, Quarto's libraries and search index,
     and copies of the project's resources."""
-    pages = [Path(page).with_suffix("") for page in PROJECT["render"]]
-    own = re.compile("|".join([r"index\.html", r"search\.json", r"site_libs/.*", r"lessons/styles\.css",
-                               *(re.escape(f"{page}.html") + "|" + re.escape(f"{page}_files/") + ".*" for page in pages)]))
+    pages = [re.escape(page) + "|" + re.escape(page.removesuffix(".html") + "_files/") + ".*" for page in HTML_PAGES]
+    own = re.compile("|".join([r"index\.html", r"search\.json", r"site_libs/.*", r"lessons/styles\.css", *pages]))
     resources = [folder.strip("/") + "/" for folder in PROJECT["resources"]]
     return sorted(
         name for path in site.rglob("*") if path.is_file()
@@ -122,6 +122,14 @@ def test_answer_site_shows_the_executed_solution(sites):
     assert "参考答案版" in page
     assert "dp=1 时三档相等 ✓" in page
     assert "38.5" in page and "opt_fp32 / dp + extra" in page
+
+
+def test_lab_tables_are_executed(sites):
+    """Do both sites show the lab's measured table and DeepSpeed's three-way table, computed at render time?"""
+    for site in sites:
+        page = page_text(site / "lessons" / "lesson05.html")
+        assert "ZeRO-2-like" in page and "DeepSpeed 估算" in page and "stage3.py:4027" in page
+        assert "126.5 GB" in page and "19.96 MB" in page
 
 
 @pytest.fixture(scope="module")
