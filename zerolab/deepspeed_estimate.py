@@ -16,11 +16,6 @@ NOT_INSTALLED = ("deepspeed is not installed; run: make deepspeed (or, after pip
                  "DS_BUILD_OPS=0 pip install --no-build-isolation -e '.[deepspeed]')")
 GPUS_PER_NODE = 8
 """Nodes are filled 8 GPUs at a time, as the lesson's 64 = 8 nodes × 8 (only the CPU estimate depends on it)."""
-OPTIONS: dict[str, dict[str, bool]] = {
-    "zero2": {"cpu_offload": False},
-    "zero3": {"cpu_offload": False, "cpu_offload_params": False, "zero_init": True},
-}
-"""Everything on the GPU, as the lesson counts it."""
 
 
 def import_deepspeed() -> ModuleType:
@@ -38,20 +33,16 @@ def node_layout(world_size: int) -> tuple[int, int]:
     return per_node, world_size // per_node
 
 
-def _estimator(stage: str) -> Any:
-    """DeepSpeed's estimator function for `stage`, named in memory_terms.yaml."""
-    module, name = memory_terms()["deepspeed"]["stages"][stage]["estimator"].rsplit(".", 1)
-    return getattr(importlib.import_module(module), name)
-
-
 def gpu_bytes(stage: str, model: Model, world_size: int) -> int:
-    """DeepSpeed's per-GPU estimate for `model` on `world_size` GPUs with nothing offloaded."""
-    estimator = _estimator(stage)
+    """DeepSpeed's per-GPU estimate for `model` on `world_size` GPUs, called as memory_terms.yaml says."""
+    spec = memory_terms()["deepspeed"]["stages"][stage]
+    module, name = spec["estimator"].rsplit(".", 1)
+    estimator = getattr(importlib.import_module(module), name)
     per_node, nodes = node_layout(world_size)
     kwargs: dict[str, Any] = {"total_params": model.params, "num_gpus_per_node": per_node, "num_nodes": nodes}
     if "largest_layer_params" in inspect.signature(estimator).parameters:
         kwargs["largest_layer_params"] = model.largest_layer
-    return int(estimator(**kwargs, **OPTIONS[stage])[1])
+    return int(estimator(**kwargs, **spec["options"])[1])  # (CPU bytes, GPU bytes[, largest layer bytes])
 
 
 def lab_model(layers: int, hidden: int) -> Model:
