@@ -48,19 +48,23 @@ STALE = "lessons/assets/left-by-an-earlier-render.txt"
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    work = tmp_path_factory.mktemp("site")
-    for name in ("lessons", "_quarto.yml", "_quarto-student.yml", "_quarto-answer.yml"):
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, work / name)
-    for folder in OUTPUT_DIRS.values():
-        (work / folder / STALE).parent.mkdir(parents=True)
-        (work / folder / STALE).write_text("stale\n", encoding="utf-8")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    """Each profile rendered as `make site` / `make site-answer` do, in its own copy of the project, both at once;
+    every site folder of an earlier render planted in each copy first."""
     env = dict(os.environ, QUARTO_PYTHON=sys.executable)
-    for profile in ([], ["--profile", "answer"]):
-        subprocess.run([QUARTO, "render", *profile], cwd=work, env=env, check=True, timeout=600,
-                       stdout=subprocess.DEVNULL)
-    return work / OUTPUT_DIRS["student"], work / OUTPUT_DIRS["answer"]
+    renders = {}
+    for profile, folder in OUTPUT_DIRS.items():
+        work = tmp_path_factory.mktemp(profile)
+        for name in ("lessons", "_quarto.yml", "_quarto-student.yml", "_quarto-answer.yml"):
+            (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, work / name)
+        for planted in OUTPUT_DIRS.values():
+            (work / planted / STALE).parent.mkdir(parents=True)
+            (work / planted / STALE).write_text("stale\n", encoding="utf-8")
+        command = [QUARTO, "render", *([] if profile == "student" else ["--profile", profile])]
+        renders[folder] = work, subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.DEVNULL)
+    for folder, (_, process) in renders.items():
+        assert process.wait(timeout=600) == 0, f"quarto render of {folder} failed; its output is above"
+    return {folder: work / folder for folder, (work, _) in renders.items()}
 
 
 def page_text(path: Path) -> str:
@@ -87,7 +91,7 @@ def foreign_files(site: Path, project: Path) -> list[str]:
 
 def test_each_site_holds_only_its_own_files(sites):
     """Does neither site ship the other's files, or files an earlier render left, and both every resource?"""
-    for site in sites:
+    for site in sites.values():
         assert foreign_files(site, site.parent) == []
         shipped = {p.relative_to(site) for p in (site / "lessons" / "assets").rglob("*") if p.is_file()}
         assert shipped == {p.relative_to(ROOT) for p in (ROOT / "lessons" / "assets").rglob("*") if p.is_file()}
@@ -105,7 +109,7 @@ def test_foreign_files_are_found(tmp_path):
 
 def test_student_site_leaks_nothing(sites):
     """Does the student site's HTML and search.json hold no solution, rubric or hidden test?"""
-    student, _ = sites
+    student = sites[OUTPUT_DIRS["student"]]
     assert (student / "search.json").exists()
     text = site_text(student)
     for leak in LEAKS:
@@ -117,8 +121,7 @@ def test_student_site_leaks_nothing(sites):
 
 def test_answer_site_shows_the_executed_solution(sites):
     """Does the answer site show the banner, the solution code as written and the solution cell's real output?"""
-    _, answer = sites
-    page = page_text(answer / "lessons" / "lesson05.html")
+    page = page_text(sites[OUTPUT_DIRS["answer"]] / "lessons" / "lesson05.html")
     assert "参考答案版" in page
     assert "dp=1 时三档相等 ✓" in page
     assert "38.5" in page and "opt_fp32 / dp + extra" in page
@@ -126,7 +129,7 @@ def test_answer_site_shows_the_executed_solution(sites):
 
 def test_lab_tables_are_executed(sites):
     """Do both sites show the lab's measured table and DeepSpeed's three-way table, computed at render time?"""
-    for site in sites:
+    for site in sites.values():
         page = page_text(site / "lessons" / "lesson05.html")
         assert "ZeRO-2-like" in page and "DeepSpeed 估算" in page and "stage3.py:4027" in page
         assert "126.5 GB" in page and "19.96 MB" in page
@@ -150,7 +153,6 @@ def screenshots(tmp_path_factory) -> Path:
 @pytest.mark.parametrize(("site", "page", "expect"), PAGES, ids=[f"{site}/{page}" for site, page, _ in PAGES])
 def test_page_reads_well_offline(sites, browser, screenshots, site, page, expect):
     """With no network at 1280 px: nothing overflows, images load, math and diagrams render, no console errors?"""
-    folder = sites[0].parent / site
-    with serve_directory(folder) as base_url:
+    with serve_directory(sites[site]) as base_url:
         report = check_page(browser, base_url + page, expect, screenshots / f"{site.strip('_')}-{Path(page).stem}.png")
     assert not report.problems, report.summary()
