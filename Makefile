@@ -4,7 +4,7 @@ PYTHON  := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: venv build demo report test site site-answer system-deps-demo system-deps-test
+.PHONY: venv deepspeed build demo report test site site-answer system-deps-demo system-deps-test
 
 # Debian packages outside pip: the sandbox for grading, a browser and a database server for the tests. Installed when
 # missing and we are root (CI, a fresh machine); otherwise one line says what to install (the tests needing it skip).
@@ -33,6 +33,15 @@ $(STAMP): pyproject.toml jupyter-config/jupyter_server_config.d/autograde.json
 
 venv: $(STAMP)
 
+# DeepSpeed's memory estimators (python -m zerolab deepspeed, tests/test_lab_deepspeed.py): built against the venv's
+# torch, without CUDA ops; where it cannot be installed one line says so and those tests skip
+DS_STAMP := $(VENV)/.deepspeed-installed
+$(DS_STAMP): $(STAMP)
+	DS_BUILD_OPS=0 $(PYTHON) -m pip install -qq --no-build-isolation -e '.[deepspeed]' && touch $@ \
+	  || echo "deepspeed could not be installed: python -m zerolab deepspeed and its tests are unavailable"
+
+deepspeed: $(DS_STAMP)
+
 # lessons/lesson05.qmd -> source/lesson05/lesson05.ipynb -> release/lesson05/lesson05.ipynb
 build: $(STAMP)
 	$(PYTHON) -m autograde build lesson05
@@ -46,7 +55,7 @@ demo: build system-deps-demo
 report: $(STAMP)
 	$(PYTHON) -m autograde report lesson05
 
-test: $(STAMP) system-deps-test
+test: $(STAMP) $(DS_STAMP) system-deps-test
 	$(PYTHON) -m pytest
 
 # the student site (_site/) and the answer site (_site-answer/); needs Quarto on PATH

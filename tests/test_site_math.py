@@ -52,7 +52,7 @@ def test_site_math_uses_the_shipped_katex() -> None:
     """Does _quarto.yml point KaTeX at a local folder the site ships, holding its script and every font it names?"""
     assert MATH_METHOD["method"] == "katex" and not re.match(r"\w+:", MATH_METHOD["url"])
     site = yaml.safe_load((ROOT / "_quarto.yml").read_text(encoding="utf-8"))["project"]
-    assert any(KATEX.resolve().is_relative_to((ROOT / folder).resolve()) for folder in site["resources"])
+    assert any(KATEX.resolve().is_relative_to((ROOT / folder.lstrip("/")).resolve()) for folder in site["resources"])
     assert (KATEX / "katex.min.js").is_file()
     fonts = re.findall(r"url\((fonts/[^)]+\.woff2)\)", (KATEX / "katex.min.css").read_text(encoding="utf-8"))
     assert len(fonts) >= 20

@@ -1,4 +1,4 @@
-"""Command line: `python -m zerolab run` measures the stages; `python -m zerolab report` renders a saved result."""
+"""Command line: `run` measures the stages, `report` renders a saved result, `deepspeed` sets DeepSpeed beside them."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from rich.console import Console
 
-from zerolab.config import CHART_NAME, DEFAULT_OUT, RESULT_NAME, LabConfig
+from zerolab.config import CHART_NAME, DEEPSPEED_NAME, DEFAULT_OUT, RESULT_NAME, LabConfig
 from zerolab.errors import LabError
 from zerolab.report import load_result, plot_chart, rich_table, to_markdown
 
@@ -71,8 +71,28 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deepspeed(args: argparse.Namespace) -> int:
+    """Ask DeepSpeed for its estimates of the lesson's and the lab's cases, print them beside both, save them."""
+    lab_result = load_result(args.result)
+    from zerolab.deepspeed_estimate import compared_models, estimate  # imports deepspeed and torch
+    from zerolab.deepspeed_report import comparisons, rich_tables
+
+    estimates = estimate(compared_models(lab_result))
+    console = _console()
+    for table in rich_tables(estimates, lab_result):
+        console.print(table)
+    for row in comparisons(estimates, lab_result):
+        if abs(row.unexplained) >= 1:
+            console.print(f"{row.model.name} N_d={row.world_size} {row.stage}: {row.unexplained:+,.0f} B not in "
+                          "zerolab/memory_terms.yaml; DeepSpeed's estimator changed, update its terms")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / DEEPSPEED_NAME).write_text(json.dumps(estimates, indent=1) + "\n", encoding="utf-8")
+    _console(stderr=True).print(f"wrote {args.out / DEEPSPEED_NAME}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: `run` and `report`."""
+    """The argument parser: `run`, `report` and `deepspeed`."""
     parser = _OneLineParser(prog="python -m zerolab", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
 
@@ -95,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--markdown", action="store_true", help="print a Markdown table instead")
     report.add_argument("--chart", type=Path, help="also draw the chart to this PNG")
     report.set_defaults(handler=_report)
+
+    deepspeed = commands.add_parser(
+        "deepspeed", help="DeepSpeed's ZeRO-2/3 memory estimates beside the lesson's formulas and the lab's bytes")
+    deepspeed.add_argument("--result", type=Path, default=DEFAULT_OUT / RESULT_NAME,
+                           help=f"the lab's result JSON (default {DEFAULT_OUT / RESULT_NAME})")
+    deepspeed.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                           help=f"folder for {DEEPSPEED_NAME} (default {DEFAULT_OUT})")
+    deepspeed.set_defaults(handler=_deepspeed)
     return parser
 
 

@@ -16,6 +16,8 @@ RESULT_NAME = "zero_lab_result.json"
 """File name of the JSON result inside the output folder."""
 CHART_NAME = "zero_lab_chart.png"
 """File name of the chart inside the output folder."""
+DEEPSPEED_NAME = "deepspeed_estimate.json"
+"""File name of DeepSpeed's saved estimates inside the output folder."""
 DEFAULT_OUT = Path("lessons/assets/lab")
 """Where the lesson reads the committed result from (relative to the repository root)."""
 COLLECTIVE_TIMEOUT_S = 120.0

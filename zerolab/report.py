@@ -68,21 +68,27 @@ class StageRow:
         return lesson_unit_traffic(self.traffic)
 
 
-def load_result(path: str | Path) -> dict[str, Any]:
-    """Read a result written by `python -m zerolab run`, refusing files of another layout."""
+def load_saved(path: str | Path, command: str) -> dict[str, Any]:
+    """Read a result written by `python -m zerolab COMMAND`, refusing files of another layout."""
     path = Path(path)
     try:
         result = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise LabError(f"{path}: no such result; run: python -m zerolab run --out {path.parent}") from None
+        raise LabError(f"{path}: no such result; run: python -m zerolab {command} --out {path.parent}") from None
     except json.JSONDecodeError as exc:
-        raise LabError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno}); rerun python -m zerolab run") from None
+        raise LabError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno}); rerun python -m zerolab {command}") \
+            from None
     if result.get("schema") != SCHEMA_VERSION:
         raise LabError(
             f"{path}: result layout {result.get('schema')!r}, this zerolab reads {SCHEMA_VERSION}; "
-            "rerun python -m zerolab run"
+            f"rerun python -m zerolab {command}"
         )
     return result
+
+
+def load_result(path: str | Path) -> dict[str, Any]:
+    """Read a result written by `python -m zerolab run`."""
+    return load_saved(path, "run")
 
 
 def stage_rows(result: dict[str, Any]) -> list[StageRow]:
