@@ -96,6 +96,7 @@ class Visits:
     feedback: dict[str, PageVisit] = field(default_factory=dict)
     report: PageVisit = field(default_factory=PageVisit)
     report_text: str = ""
+    report_html: str = ""
     kernels: list = field(default_factory=list)
     scores_before: list = field(default_factory=list)
     scores_after: list = field(default_factory=list)
@@ -128,6 +129,7 @@ def visits(hostile_batch) -> Visits:
             report_page = new_page(browser, url)
             seen.report = visit(report_page, f"{url}grades.html", url)
             seen.report_text = report_page.inner_text("body")
+            seen.report_html = report_page.content()
     seen.scores_after = manual_scores(course)
     return seen
 
@@ -164,3 +166,4 @@ def test_the_report_shows_hostile_ids_as_text(visits: Visits) -> None:
     """Does the report page run nothing and show the markup id and the line-break id as plain text?"""
     assert (visits.report.ran, visits.report.left_the_site) == ([], [])
     assert "<img src=x onerror=top.__pwned=1>" in visits.report_text
+    assert "Content-Security-Policy" in visits.report_html and "script-src" not in visits.report_html

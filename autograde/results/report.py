@@ -27,6 +27,7 @@ from autograde.results.overrides import (
     load_overrides,
 )
 from autograde.results.ungradable import load_ungradable
+from autograde.untrusted.csp import NO_SCRIPT_PAGE, meta_tag, policy
 from autograde.untrusted.shown import for_console, for_spreadsheet
 from autograde.veto.finding import CATALOGUE, VETO_IDS
 
@@ -164,6 +165,7 @@ def html_text(report: GradeReport) -> str:
         report=report, spec=report.spec, catalogue=CATALOGUE, histogram=histogram(report),
         pass_rates=pass_rates(report), veto_counts=veto_counts(report),
         status_counts=Counter(g.status for g in report.grades), statuses=STATUSES, pass_points=report.spec.pass_points,
+        policy=meta_tag(policy(NO_SCRIPT_PAGE)),
     )
 
 
