@@ -23,7 +23,8 @@ EDITS_POINTS = "edits_points"
 LINKS_TO_SOURCE = "links_to_source"
 """A submission whose notebook is a symbolic link to the instructor's source notebook (the solutions)."""
 ADDS_BROKEN_CELL = "adds_broken_cell"
-"""The correct submission plus a graded cell of the student's own whose nbgrader metadata is invalid: ungradable."""
+"""The correct submission plus a graded cell of the student's own whose nbgrader metadata is invalid: graded as the
+correct one, that cell made ordinary (students write answers, never grading metadata)."""
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -107,13 +108,14 @@ def test_edited_points_are_restored_from_the_source(graded):
     assert q1["metadata"]["nbgrader"]["points"] == 2
 
 
-def test_broken_cell_metadata_is_one_ungradable_line(graded):
-    """Is a notebook with a cell whose nbgrader metadata is invalid recorded as ungradable in one line, no traceback shown?"""
+def test_a_graded_cell_of_the_students_own_is_made_ordinary(graded):
+    """Is a notebook with a graded cell the student made up (invalid points) graded like its twin, that cell plain?"""
     course, autograde, _, scores = graded
-    assert "nbgrader metadata was changed or broken" in load_ungradable("lesson05", course)[ADDS_BROKEN_CELL]
-    assert f"UNGRADABLE {ADDS_BROKEN_CELL}/lesson05" in autograde.stderr
+    assert {t: scores[ADDS_BROKEN_CELL][t] for t in TESTS} == {t: scores["correct"][t] for t in TESTS}
     assert "Traceback" not in autograde.stderr + autograde.stdout
-    assert ADDS_BROKEN_CELL not in scores
+    notebook = json.loads((course / "autograded" / ADDS_BROKEN_CELL / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8"))
+    (bonus,) = [cell for cell in notebook["cells"] if "".join(cell["source"]) == "x = 1"]
+    assert "nbgrader" not in bonus["metadata"]
 
 
 def test_a_link_to_the_solutions_is_refused(graded):
@@ -156,7 +158,7 @@ def test_feedback_never_shows_hidden_test_code(graded):
     course, _, feedback, _ = graded
     assert feedback.returncode == 0, feedback.stderr[-2000:]
     pages = list((course / "feedback").rglob("*.html"))
-    assert sorted(page.parents[1].name for page in pages) == sorted([row.student for row in GRADED] + [EDITS_POINTS])
+    assert sorted(page.parents[1].name for page in pages) == sorted([row.student for row in GRADED] + [EDITS_POINTS, ADDS_BROKEN_CELL])
     for page in pages:
         html = page.read_text(encoding="utf-8")
         submitted = (course / "submitted" / page.parents[1].name / "lesson05" / "lesson05.ipynb").read_text(encoding="utf-8")

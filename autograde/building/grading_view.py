@@ -75,8 +75,11 @@ CUT_MARKDOWN = "\n\n*[cut here: the answer is {length:,} characters long; the wh
 
 
 def bounded_sources(cells: Sequence[NotebookNode], code_chars: int, markdown_chars: int) -> list[NotebookNode]:
-    """The cells with any source longer than a page can show quickly cut, with a note (the checks read it whole)."""
+    """The cells a student wrote (not the locked lesson cells) cut where longer than a page shows quickly, with a note
+    (the checks have read them whole)."""
     for cell in cells:
+        if cell.metadata.get("nbgrader", {}).get("locked"):
+            continue
         limit, note = (code_chars, CUT_CODE) if cell.cell_type == "code" else (markdown_chars, CUT_MARKDOWN)
         if len(cell.source) > limit:
             cell.source = cell.source[:limit] + note.format(length=len(cell.source))
