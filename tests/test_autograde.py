@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from autograde.results.gradebook_scores import read_scores
 from autograde.building.mock_submissions import load_table, write_submissions
+from autograde.results.gradebook_scores import read_scores
 from autograde.results.ungradable import load_ungradable
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,12 @@ import nbformat
 import pytest
 
 from autograde.assignment_spec import load_spec
-from autograde.building.diagrams import DIAGRAMS_DIR, REGENERATE, committed_diagram, mermaid_cells
+from autograde.building.diagrams import (
+    DIAGRAMS_DIR,
+    REGENERATE,
+    committed_diagram,
+    mermaid_cells,
+)
 from autograde.building.lesson_source import CodeCell, LessonSourceError
 from autograde.building.notebook_prose import data_url
 from autograde.building.source_notebook import source_notebook_path

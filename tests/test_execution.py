@@ -85,3 +85,16 @@ def test_forged_records_cost_their_step_and_the_next_job_runs_in_a_fresh_sandbox
     assert error_names(results[1]) == ["ProtocolError"]
     assert results[2].answers[0].number == 8
     assert worker.process is not None and worker.process.pid != zygote
+
+
+def test_a_hidden_test_stops_at_its_first_call_that_does_not_return(worker):
+    """Does a test whose second call hangs end after its per-call limit, not its whole time, with the rest not called?"""
+    import time
+
+    source = "def f(x):\n    while x == 2:\n        pass\n    return x\n"
+    calls = tuple(Call("f", (x,)) for x in (1, 2, 3, 4))
+    started = time.monotonic()
+    _, probe = run(worker, CellStep(source, 5), ProbeStep(calls, 8, call_timeout=0.5))
+    assert time.monotonic() - started < 3
+    assert [answer.number for answer in probe.answers] == [1, None, None, None]
+    assert "did not return within 0.5 s" in probe.answers[1].why and "not called" in probe.answers[2].why

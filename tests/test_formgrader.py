@@ -20,11 +20,18 @@ import pytest
 
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 
+from formgrader_server import BIN, jupyter_server, log_in  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from autograde.building.site_check import (  # noqa: E402
-    PageExpectations, Problem, find_chromium, inspect_page, open_chromium, record_failures, serve_directory)
-from formgrader_server import BIN, jupyter_server, log_in  # noqa: E402
+    PageExpectations,
+    Problem,
+    find_chromium,
+    inspect_page,
+    open_chromium,
+    record_failures,
+    serve_directory,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = find_chromium()

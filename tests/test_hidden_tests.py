@@ -4,7 +4,14 @@ from __future__ import annotations
 import pytest
 
 from autograde.grading.calls import Call
-from autograde.grading.hidden_tests import Answer, Check, Difference, HiddenTest, check_here, load_hidden_tests
+from autograde.grading.hidden_tests import (
+    Answer,
+    Check,
+    Difference,
+    HiddenTest,
+    check_here,
+    load_hidden_tests,
+)
 
 F, G = Call("f", (1,)), Call("g", (1,))
 

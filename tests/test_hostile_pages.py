@@ -19,11 +19,11 @@ import pytest
 
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 
+from formgrader_server import jupyter_server, log_in  # noqa: E402
 from nbgrader.api import Grade, Gradebook  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from autograde.building.site_check import find_chromium, open_chromium, serve_directory  # noqa: E402
-from formgrader_server import jupyter_server, log_in  # noqa: E402
 
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian: apt-get install chromium)")

@@ -10,10 +10,23 @@ from pathlib import Path
 import pytest
 
 from zerolab.accounting import (
-    COMPARED_STAGES, Model, SourceLine, deepspeed_sum, deepspeed_terms, lesson_terms, memory_terms, not_counted,
-    total_bytes)
+    COMPARED_STAGES,
+    Model,
+    SourceLine,
+    deepspeed_sum,
+    deepspeed_terms,
+    lesson_terms,
+    memory_terms,
+    not_counted,
+    total_bytes,
+)
 from zerolab.deepspeed_estimate import NOT_INSTALLED, node_layout
-from zerolab.deepspeed_report import comparison_markdown, comparisons, load_estimates, terms_markdown
+from zerolab.deepspeed_report import (
+    comparison_markdown,
+    comparisons,
+    load_estimates,
+    terms_markdown,
+)
 from zerolab.errors import LabError
 from zerolab.formulas import STAGES
 from zerolab.report import load_result

@@ -10,7 +10,14 @@ import pytest
 
 from zerolab.errors import LabError
 from zerolab.formulas import STAGES, lesson_unit_traffic
-from zerolab.report import load_result, peak_markdown, plot_chart, stage_rows, to_markdown, to_text
+from zerolab.report import (
+    load_result,
+    peak_markdown,
+    plot_chart,
+    stage_rows,
+    to_markdown,
+    to_text,
+)
 
 DATA = Path(__file__).parent / "data" / "lab"
 RESULT = DATA / "result.json"

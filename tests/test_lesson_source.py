@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import io
+import json
 import re
 from pathlib import Path
 
@@ -11,7 +11,14 @@ import pytest
 import yaml
 
 from autograde.building.demo_cells import run_demo_cell
-from autograde.building.lesson_source import CodeCell, Div, Markdown, math_formulas, read_lesson, solution_namespace
+from autograde.building.lesson_source import (
+    CodeCell,
+    Div,
+    Markdown,
+    math_formulas,
+    read_lesson,
+    solution_namespace,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "lesson05.qmd"

@@ -13,7 +13,11 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook, SubmittedAssignment
 
-from autograde.building.mock_submissions import cycle_table, load_table, write_submissions
+from autograde.building.mock_submissions import (
+    cycle_table,
+    load_table,
+    write_submissions,
+)
 from autograde.results.gradebook_scores import read_scores
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,9 @@ from __future__ import annotations
 import os
 import threading
 
-from autograde.grading.pool import GradingPool, Lost
+import pytest
+
+from autograde.grading.pool import GradingPool, Lost, WorkerRefused
 
 
 def square_or_die(number: int) -> int:
@@ -37,3 +39,32 @@ def test_a_set_stop_ends_the_results_early():
     finally:
         pool.close()
     assert seen == [0]
+
+
+def test_workers_prepare_before_their_first_task():
+    """Does each worker run the preparation once before any task, in its own process?"""
+    def prepare() -> None:
+        global PREPARED_IN
+        PREPARED_IN = os.getpid()
+
+    def where(_: int) -> bool:
+        return PREPARED_IN == os.getpid()
+
+    pool = GradingPool(where, workers=2, prepare=prepare)
+    try:
+        assert all(result for _, result in pool.results(list(range(6)), threading.Event()))
+    finally:
+        pool.close()
+
+
+def test_a_worker_that_cannot_prepare_stops_the_batch_with_its_reason():
+    """When a worker cannot prepare (no sandbox), does the batch stop with that one-line reason?"""
+    pool = GradingPool(square_or_die, workers=2, prepare=lambda: "bubblewrap is not installed")
+    try:
+        with pytest.raises(WorkerRefused, match="bubblewrap is not installed"):
+            list(pool.results([1, 2], threading.Event()))
+    finally:
+        pool.close()
+
+
+PREPARED_IN = 0

@@ -13,9 +13,13 @@ from pathlib import Path
 import pytest
 
 from autograde.assignment_spec import REPO_ROOT, load_spec
+from autograde.building.mock_submissions import (
+    MockSubmission,
+    load_table,
+    write_submissions,
+)
 from autograde.cli import main
 from autograde.results.gradebook_access import open_gradebook
-from autograde.building.mock_submissions import MockSubmission, load_table, write_submissions
 
 DATA = Path(__file__).parent / "data" / "report"
 SPEC = load_spec("lesson05")

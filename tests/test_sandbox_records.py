@@ -7,7 +7,14 @@ import pytest
 
 from autograde.grading.calls import Call
 from autograde.grading.sandbox.job import CellStep, ProbeStep
-from autograde.grading.sandbox.records import Done, Finished, ForgedRecord, RecordReader, Started, nesting_depth
+from autograde.grading.sandbox.records import (
+    Done,
+    Finished,
+    ForgedRecord,
+    RecordReader,
+    Started,
+    nesting_depth,
+)
 
 STEPS = (CellStep("x = 1", 5), ProbeStep((Call("f", (1,)), Call("f", (2,))), 5))
 

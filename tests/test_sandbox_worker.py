@@ -136,3 +136,14 @@ def test_a_missing_bwrap_is_refused_in_one_line(monkeypatch):
         assert printed(list(outcome.results[0].outputs)).strip() == "42"
     finally:
         unsandboxed.close()
+
+
+def test_the_hidden_distribution_is_this_project():
+    """Is the distribution the sandbox hides the one pyproject.toml builds (so renaming it cannot expose the course)?"""
+    import tomllib
+    from pathlib import Path
+
+    from autograde.grading.sandbox.bwrap import COURSE_DISTRIBUTION
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == COURSE_DISTRIBUTION

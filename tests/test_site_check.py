@@ -14,7 +14,13 @@ pytest.importorskip("playwright", reason="playwright is a test dependency: pip i
 from playwright.sync_api import Browser  # noqa: E402
 
 from autograde.building.site_check import (  # noqa: E402
-    PageExpectations, PageReport, check_page, find_chromium, open_chromium, serve_directory)
+    PageExpectations,
+    PageReport,
+    check_page,
+    find_chromium,
+    open_chromium,
+    serve_directory,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = Path(__file__).parent / "data" / "site"

@@ -9,7 +9,12 @@ import pytest
 import yaml
 
 from autograde.building.demo_cells import run_demo_cell
-from autograde.building.lesson_source import Markdown, math_formulas, read_lesson, solution_namespace
+from autograde.building.lesson_source import (
+    Markdown,
+    math_formulas,
+    read_lesson,
+    solution_namespace,
+)
 
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 

@@ -21,7 +21,12 @@ from autograde.building.lesson_source import Div, read_lesson
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 
 from autograde.building.site_check import (  # noqa: E402
-    PageExpectations, check_page, find_chromium, open_chromium, serve_directory)
+    PageExpectations,
+    check_page,
+    find_chromium,
+    open_chromium,
+    serve_directory,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 QUARTO = shutil.which("quarto")

@@ -12,8 +12,8 @@ import nbformat
 import pytest
 
 from autograde.assignment_spec import load_spec
-from autograde.building.source_notebook import build_notebook, source_notebook_path
 from autograde.building.lesson_source import Div, read_lesson
+from autograde.building.source_notebook import build_notebook, source_notebook_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec("lesson05")

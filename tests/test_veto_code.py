@@ -11,7 +11,11 @@ import pytest
 import yaml
 
 from autograde.building.lesson_source import read_lesson
-from autograde.building.mock_submissions import MockSubmission, load_table, submission_source
+from autograde.building.mock_submissions import (
+    MockSubmission,
+    load_table,
+    submission_source,
+)
 from autograde.veto.code import PROBE_CALLS, find_code_vetoes
 from autograde.veto.code_behaviour import observe
 from autograde.veto.code_rules import RULES_PATH, CodeRules, Misconception

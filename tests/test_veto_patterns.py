@@ -7,7 +7,12 @@ import pytest
 import yaml
 
 from autograde.veto.finding import VETO_IDS
-from autograde.veto.patterns import PATTERNS_PATH, PatternBook, PatternError, pattern_book
+from autograde.veto.patterns import (
+    PATTERNS_PATH,
+    PatternBook,
+    PatternError,
+    pattern_book,
+)
 from autograde.veto.text import find_vetoes
 
 

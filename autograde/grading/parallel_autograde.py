@@ -39,7 +39,7 @@ from rich.progress import (
 from traitlets import List, Unicode
 
 from autograde.grading.batch_gradebook import SHARED_KEY, one_transaction
-from autograde.grading.pool import GradingPool, Lost
+from autograde.grading.pool import GradingPool, Lost, WorkerRefused
 from autograde.grading.preprocessors.assign_late_penalties_in_batch import (
     AssignLatePenaltiesInBatch,
 )
@@ -73,6 +73,13 @@ STUDENT_ID = r"[\w@+-][\w.@+-]{0,63}"
 """Folder names that can be student ids: letters, digits, _ . - @ + (a leading '.' would hide the folder)."""
 Task = tuple[str, str, list[str], tuple[str, ...]]
 """(assignment, student, notebook paths, notes for the grader) of one submission to grade."""
+
+
+def batch_line(count: int, seconds: float, first: float | None) -> str:
+    """The batch's last line: how many, how fast, and when the first result came."""
+    rate = count / seconds if seconds > 0 else 0.0
+    arrived = f"first result after {first:.2f} s" if first is not None else "no result"
+    return f"graded {count} submission(s) in {seconds:.1f} s: {rate:.2f} submissions/s, {arrived}"
 
 
 @dataclass
@@ -149,17 +156,12 @@ class ParallelAutograde(Autograde):
         """Grade every submission that needs it, several at once, recording each as it finishes."""
         self.chains = {}
         assignment = self.coursedir.assignment_id
-        try:
-            shared_worker(self.settings, self.log).close()  # refuse now, in one line, if there is no sandbox
-        except SandboxUnavailable as refused:
-            self.log.error(str(refused))
-            raise NbGraderException(str(refused)) from None
         root = Path(self.coursedir.root)
         for folder in self.refused:
             set_ungradable(assignment, folder.student, folder.reason, root)
             self.log.error("UNGRADABLE %s/%s: %s", folder.student, assignment, folder.reason)
         tasks = self._pending()
-        if not tasks:
+        if not tasks and not self.refused:
             self.log.warning("Nothing to autograde: every submission of %s is already graded (use --force to regrade)", assignment)
         refused = [folder.student for folder in self.refused]
         with warnings.catch_warnings():
@@ -225,12 +227,12 @@ class ParallelAutograde(Autograde):
             self.log.setLevel(logging.WARNING)  # one result line per student replaces nbgrader's per-file INFO lines
         stop = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
-        pool: GradingPool[Task] = GradingPool(self.grade_submission, workers)
+        pool: GradingPool[Task] = GradingPool(self.grade_submission, workers, self.prepare_worker)
         columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                    TimeRemainingColumn())
-        recorded = 0
+        recorded, started, first = 0, time.monotonic(), None
         try:
-            pool.start(len(tasks))
+            pool.start(len(tasks))  # the workers start their sandboxes and warm their checks while this process sets up
             self.recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]
             with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as self.batch_gradebook, \
                     Progress(*columns, console=console) as progress:
@@ -244,6 +246,11 @@ class ParallelAutograde(Autograde):
                         failed.append(student)
                     progress.console.print(line, markup=False, highlight=False)
                     progress.advance(bar)
+                    first = first or time.monotonic() - started
+                progress.console.print(batch_line(recorded, time.monotonic() - started, first), markup=False)
+        except WorkerRefused as refused:
+            self.log.error(str(refused))
+            raise NbGraderException(str(refused)) from None
         finally:
             pool.close()
             signal.signal(signal.SIGINT, previous)
@@ -254,6 +261,18 @@ class ParallelAutograde(Autograde):
             self.log.error(message)
             raise NbGraderException(message)
         return failed
+
+    def prepare_worker(self) -> str | None:
+        """In a new worker, before its first task: start its sandbox and warm the checks; why it cannot grade, or None."""
+        def warm() -> None:
+            for preprocessor in self._chain("sanitize") + self._chain("autograde"):
+                getattr(preprocessor, "prepare", lambda: None)()
+
+        try:
+            shared_worker(self.settings, self.log, meanwhile=warm)
+        except SandboxUnavailable as refused:
+            return str(refused)
+        return None
 
     def grade_submission(self, task: Task) -> GradedSubmission:
         """In a worker: sanitize, run and check each notebook of one submission; never raises."""

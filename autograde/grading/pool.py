@@ -20,6 +20,12 @@ MAX_EXTRA_PER_WORKER = 2
 _context = multiprocessing.get_context("fork")
 _job: Callable[[Any], Any] | None = None
 """The function workers apply; set in the parent before forking, so it need not be picklable."""
+_prepare: Callable[[], str | None] | None = None
+"""Run by each worker before its first task (start its sandbox, warm the checks); returns why it cannot grade, or None."""
+
+
+class WorkerRefused(RuntimeError):
+    """A worker could not prepare (no sandbox); the message is its one-line reason."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ def _serve(connection: Connection) -> None:
     ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: a killed batch leaves nothing running
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     assert _job is not None
+    connection.send(_prepare() if _prepare is not None else None)  # first message: ready (None) or why not
     while (task := connection.recv()) is not None:
         connection.send(_job(task))
 
@@ -41,11 +48,13 @@ def _serve(connection: Connection) -> None:
 class GradingPool(Generic[Task]):
     """Worker processes forked from this one, each given one task at a time over its own pipe."""
 
-    def __init__(self, job: Callable[[Task], Any], workers: int) -> None:
-        global _job
-        _job = job
+    def __init__(self, job: Callable[[Task], Any], workers: int, prepare: Callable[[], str | None] | None = None) -> None:
+        global _job, _prepare
+        _job, _prepare = job, prepare
         self.size = max(1, workers)
         self.workers: dict[Connection, Any] = {}
+        self.unready: set[Connection] = set()
+        """Workers still preparing: they get a task once they say they are ready."""
 
     def _spawn(self) -> Connection:
         """Start one worker; returns the parent's end of its pipe."""
@@ -54,6 +63,7 @@ class GradingPool(Generic[Task]):
         process.start()
         theirs.close()
         self.workers[ours] = process
+        self.unready.add(ours)
         return ours
 
     def start(self, tasks: int) -> None:
@@ -75,26 +85,42 @@ class GradingPool(Generic[Task]):
             connection.send(tasks[pending.popleft()])
 
         self.start(len(tasks))
-        for connection in list(self.workers):
-            if pending:
-                hand_out(connection)
-        while busy and not stop.is_set():
-            for connection in wait(list(busy), timeout=0.2):
+        while (busy or self.unready) and not stop.is_set():
+            for connection in wait(list(busy) + list(self.unready), timeout=0.2):
+                if connection in self.unready:
+                    self._ready(connection)
+                    if pending:
+                        hand_out(connection)
+                    continue
                 number, _ = busy.pop(connection)
                 try:
                     result = connection.recv()
                 except (EOFError, OSError):
                     process = self.workers.pop(connection)
                     process.join()
-                    result = Lost(f"the grading process died (exit code {process.exitcode})")
                     connection.close()
-                    connection = self._spawn()
+                    self._spawn()  # gets a task once it has prepared
+                    yield tasks[number], Lost(f"the grading process died (exit code {process.exitcode})")
+                    continue
                 if pending and not stop.is_set():
                     hand_out(connection)  # before the caller records this result, so the worker never waits for it
                 yield tasks[number], result
             slow = sum(1 for _, started in busy.values() if time.monotonic() - started > SLOW_TASK_S)
-            while pending and not stop.is_set() and len(busy) < self.size + min(slow, MAX_EXTRA_PER_WORKER * self.size):
-                hand_out(self._spawn())
+            while len(pending) > len(self.unready) and not stop.is_set() and len(busy) + len(self.unready) < self.size + min(
+                    slow, MAX_EXTRA_PER_WORKER * self.size):
+                self._spawn()
+            if not pending and not busy:
+                break
+
+    def _ready(self, connection: Connection) -> None:
+        """Read a preparing worker's first message; WorkerRefused with its reason if it cannot grade."""
+        self.unready.discard(connection)
+        try:
+            refused = connection.recv()
+        except (EOFError, OSError):
+            refused = "a grading process died while preparing"
+        if refused is not None:
+            raise WorkerRefused(str(refused))
 
     def close(self) -> None:
         """Stop every worker now; each takes its sandbox with it."""

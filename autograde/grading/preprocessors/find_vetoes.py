@@ -28,6 +28,15 @@ class FindVetoes(NbGraderPreprocessor):
     memory_bytes = Integer(1 << 30, help="Address space the checks may use for one submission.").tag(config=True)
     seconds = Float(20.0, help="Wall-clock seconds the checks may take for one submission.").tag(config=True)
 
+    def prepare(self) -> None:
+        """Load the checkers and compile their rules once per worker, so each forked check starts warm."""
+        from autograde.veto.code import find_code_vetoes
+        from autograde.veto.text import find_vetoes
+
+        for grade_id in self.answer_cells:
+            find_vetoes("ZeRO-3 把参数、梯度和优化器状态都切分，通信量 3Ψ。", question=grade_id)
+        find_code_vetoes("%time x = 1\ndef zero_memory_per_gpu(num_params, dp, stage):\n    return 0\n", {})
+
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Check the code cell (with the answers its functions gave in the sandbox) and every answer cell's text."""
         cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell.source for cell in nb.cells}

@@ -40,6 +40,14 @@ def student_copy(nb: NotebookNode, resources: ResourcesDict) -> str:
     return nbformat.writes(visible)
 
 
+def cell_time_limit(cell: NotebookNode, settings: Sandbox) -> float:
+    """A student's own cell gets the cell timeout; a locked cell of the assignment (the self-check) only waits on the
+    student's code as long as a check does."""
+    nbgrader = cell.metadata.get("nbgrader", {})
+    ours = nbgrader.get("locked") and not nbgrader.get("solution")
+    return min(settings.check_timeout, settings.cell_timeout) if ours else settings.cell_timeout
+
+
 class SandboxedExecute(NbGraderPreprocessor):
     """Execute a submission in the sandbox; the hidden tests' answers go to resources, never to the kernel."""
 
@@ -55,7 +63,8 @@ class SandboxedExecute(NbGraderPreprocessor):
                 continue
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
             test = tests.get(grade_id) if utils.is_grade(cell) else None
-            steps.append(ProbeStep(test.calls, settings.cell_timeout) if test else CellStep(cell.source, settings.cell_timeout))
+            steps.append(ProbeStep(test.calls, settings.cell_timeout, settings.check_timeout) if test
+                         else CellStep(cell.source, cell_time_limit(cell, settings)))
             cells.append(cell)
         worker = shared_worker(settings, self.log)
         results = run_steps(worker, steps, {info["notebook"] + ".ipynb": student_copy(nb, resources)},

@@ -10,8 +10,8 @@ from pathlib import Path
 
 KERNEL = Path(__file__).with_name("kernel.py")
 PACKAGES_MOUNT = "/opt/packages"
-COURSE_PACKAGE = "autograde"
-"""A top-level package of this course; its distribution's files are hidden from the sandbox."""
+COURSE_DISTRIBUTION = "zero-fsdp-course"
+"""This course's distribution (pyproject.toml's project name): its files are hidden from the sandbox."""
 WRITABLE_DIRS = ("/sandbox", "/home/student", "/submission")
 """Empty, read-only mount points where the executor puts its private tmpfs."""
 
@@ -27,8 +27,7 @@ def package_dirs() -> list[Path]:
 
 def course_entries(site_dir: Path) -> list[Path]:
     """Files and folders of this course's own distribution inside a site-packages folder."""
-    names = importlib.metadata.packages_distributions().get(COURSE_PACKAGE, [])
-    ours = {site_dir / str(f) for name in names for f in importlib.metadata.distribution(name).files or ()}
+    ours = {site_dir / str(f) for f in importlib.metadata.distribution(COURSE_DISTRIBUTION).files or ()}
     hidden: list[Path] = []
     for top in sorted({site_dir / path.relative_to(site_dir).parts[0] for path in ours if path.is_relative_to(site_dir)}):
         if top.is_dir() and all(p in ours for p in top.rglob("*") if p.is_file()):

@@ -31,10 +31,14 @@ class ProbeStep:
 
     calls: tuple[Call, ...]
     timeout: float
+    call_timeout: float | None = None
+    """Seconds one call may take; the first call that does not return ends the step (a test is decided by its first
+    failing check, so the calls after it need not wait). None: only the step's own limit."""
 
     def to_json(self) -> dict[str, Any]:
         """The step as the sandbox reads it."""
-        return {"kind": "probe", "calls": _calls_json(self.calls), "timeout": self.timeout, "keep": False}
+        return {"kind": "probe", "calls": _calls_json(self.calls), "timeout": self.timeout, "keep": False,
+                "call_timeout": self.call_timeout}
 
 
 @cache

@@ -123,7 +123,7 @@ def serve(control_fd: int, isolate: bool) -> None:
     """
     libc = _Libc(isolate)
     libc.prctl(PR_SET_DUMPABLE, 0)  # a submission that could see us still cannot read our memory
-    shell = None
+    shell = _warm_shell()  # imported once, at start (the grader starts sandboxes before it has work for them)
     control = socket.socket(fileno=control_fd)
     while True:
         try:
@@ -133,8 +133,6 @@ def serve(control_fd: int, isolate: bool) -> None:
         if not message:
             return
         request = json.loads(message)
-        if shell is None and request.get("steps"):
-            shell = _warm_shell()  # imported once, on the first job that runs code (an empty check job needs none)
         status = _run_job(libc, shell, control, request, fds)
         control.send(json.dumps({"op": "ended", "status": status}).encode())
 
@@ -456,7 +454,7 @@ class _StepRunner:
             if step["kind"] == "cell":
                 count = self.run_cell(step)
             else:
-                answers = self.run_probe(step["calls"])
+                answers = self.run_probe(step["calls"], step.get("call_timeout"))
         except _StepTimeout:
             status = "timeout"
         except BaseException as error:  # a student's object failed inside our own bookkeeping
@@ -471,6 +469,7 @@ class _StepRunner:
             record["answers"] = answers if answers is not None else []
         self.emit(record)
         return True
+        return True
 
     def run_cell(self, step: dict[str, Any]) -> int:
         """Run a cell as IPython does, under the __name__ the step asks for; returns its execution count."""
@@ -484,15 +483,23 @@ class _StepRunner:
             namespace["__name__"] = "__main__"
         return self.shell.execution_count - 1
 
-    def run_probe(self, calls: list[list[Any]]) -> list[list[Any]]:
-        """Call the student's functions; each answer is [1, number] or [0, why not], in call order."""
+    def run_probe(self, calls: list[list[Any]], call_timeout: float | None) -> list[list[Any]]:
+        """Call the student's functions; each answer is [1, number] or [0, why not], in call order.
+
+        With `call_timeout`, each call gets at most that long; the first that does not return ends the step.
+        """
         answers: list[list[Any]] = []
         namespace = self.shell.user_ns
+        ends = time.monotonic() + self.timeout
+        limit = f"{call_timeout:g} s" if call_timeout is not None else "the test's time limit"
         try:
             for function, args, kwargs in calls:
+                if call_timeout is not None:
+                    self.alarm(signal.ITIMER_REAL, max(min(call_timeout, ends - time.monotonic()), 0.001))
                 answers.append(_answer(namespace, function, args, kwargs))
         except _StepTimeout:
-            answers.extend([0, "did not return in time (the test's time limit ran out)"] for _ in calls[len(answers):])
+            answers.append([0, f"did not return within {limit}"])
+            answers.extend([0, "not called: an earlier call of this test did not return"] for _ in calls[len(answers):])
         return answers
 
 

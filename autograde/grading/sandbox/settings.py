@@ -20,6 +20,10 @@ class Sandbox(Configurable):
     output_bytes: int = Integer(64 * KiB, help="Output kept per cell (stdout, stderr, displays); the rest is dropped.").tag(config=True)
     notebook_bytes: int = Integer(32 * MiB, help="Largest submitted notebook read for grading; a bigger one is recorded as ungradable.").tag(config=True)
     cell_timeout: float = Float(10.0, help="Seconds a cell or a hidden test may run before it is interrupted.").tag(config=True)
+    check_timeout: float = Float(2.0, help=(
+        "Seconds one call of a hidden test, or a locked cell of the assignment's own (the self-check), may wait on the "
+        "student's code. A hidden test is decided by its first failing check, so a call that has not returned fails "
+        "the test at once; the student's own cells keep cell_timeout.")).tag(config=True)
     submission_timeout: float = Float(120.0, help="Seconds all of one submission's cells and tests may take together.").tag(config=True)
     workers: int = Integer(0, help=(
         "Submissions graded at once; 0 means one per CPU core. A submission still running after 2 s (a loop waiting "

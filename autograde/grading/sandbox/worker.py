@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from autograde.grading.sandbox.bwrap import SandboxUnavailable, sandbox_command
@@ -227,12 +228,18 @@ UNSANDBOXED = "grading WITHOUT a sandbox ({why}): c.Sandbox.allow_unsandboxed is
 _shared: dict[int, SandboxWorker] = {}
 
 
-def shared_worker(settings: Sandbox, log: Any = None) -> SandboxWorker:
-    """This process's sandbox, started and checked on first use; SandboxUnavailable with a one-line reason if refused."""
+def shared_worker(settings: Sandbox, log: Any = None, meanwhile: Callable[[], Any] | None = None) -> SandboxWorker:
+    """This process's sandbox, started and checked on first use; SandboxUnavailable with a one-line reason if refused.
+
+    `meanwhile` runs while a new sandbox starts (it imports IPython in its own process), before the check waits on it.
+    """
     pid = os.getpid()
     if pid not in _shared:
         worker = SandboxWorker(settings)
         try:
+            worker.start()
+            if meanwhile is not None:
+                meanwhile()
             worker.check()
         except SandboxUnavailable as unavailable:
             worker.close()
