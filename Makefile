@@ -26,7 +26,7 @@ system-deps-test:
 $(STAMP): pyproject.toml jupyter-config/jupyter_server_config.d/autograde.json
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[test,lab]'
+	$(PYTHON) -m pip install --quiet -e '.[test,lab,cluster]'
 	# an editable install leaves out data files: enable the server extension (safe grading pages) by hand
 	install -D -m 644 jupyter-config/jupyter_server_config.d/autograde.json $(VENV)/etc/jupyter/jupyter_server_config.d/autograde.json
 	touch $@

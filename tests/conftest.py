@@ -25,3 +25,18 @@ def hostile_batch(tmp_path_factory: pytest.TempPathFactory):
     from hostile_course import grade_hostile_batch
 
     return grade_hostile_batch(tmp_path_factory.mktemp("hostile-course"), tmp_path_factory.mktemp("hostile-home"))
+
+
+@pytest.fixture(scope="session")
+def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
+    """A Dask scheduler and two workers on 127.0.0.1 (skipped where `distributed` or bubblewrap is missing)."""
+    import shutil
+
+    pytest.importorskip("distributed", reason="the [cluster] extra is not installed (pip install -e '.[cluster]')")
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed (make test installs it as root)")
+    from dask_cluster import DaskCluster
+
+    cluster = DaskCluster(tmp_path_factory.mktemp("dask")).start()
+    yield cluster
+    cluster.stop()

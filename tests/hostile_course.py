@@ -108,14 +108,15 @@ class HostileBatch:
         return next(row for row in self.table if row.student == student)
 
 
-def grade_hostile_batch(course: Path, home: Path) -> HostileBatch:
-    """Write every submission, autograde them in one run, then feedback, export and the report."""
+def grade_hostile_batch(course: Path, home: Path, settings: str = "") -> HostileBatch:
+    """Write every submission, autograde them in one run, then feedback, export and the report (`settings`: extra
+    grader_config.py lines, e.g. a Dask cluster)."""
     mark = "MARK" + secrets.token_hex(4)
     (home / "secret.txt").write_text(f"{mark}-secret")
     for name in ("source", "release"):
         shutil.copytree(ROOT / name, course / name)
     shutil.copy(ROOT / "nbgrader_config.py", course)
-    (course / "grader_config.py").write_text((ROOT / "grader_config.py").read_text() + CONFIG)
+    (course / "grader_config.py").write_text((ROOT / "grader_config.py").read_text() + CONFIG + settings)
     listener = Listener()
     values = {"course": str(course), "home": str(home), "site_packages": str(package_dirs()[0]), "port": str(listener.port),
               "mark": mark, "payload": PAYLOAD, "classmate": str(course / "submitted" / "zz_control_correct" / "lesson05" / "lesson05.ipynb"),

@@ -1,4 +1,5 @@
-"""The batch as an instructor runs it: parallel, killed at any moment and run again, nothing lost or doubled."""
+"""The batch as an instructor runs it: parallel, killed at any moment and run again, nothing lost or doubled; on the
+local pool of forked workers and on a Dask cluster (two workers on 127.0.0.1)."""
 from __future__ import annotations
 
 import os
@@ -48,12 +49,12 @@ def processes_in(folder: Path, grace_s: float = 5.0) -> list[int]:
 class Course:
     """A copy of the course with a class of submissions, and nbgrader run in it."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, settings: str = "") -> None:
         self.root = root
         for name in ("source", "release"):
             shutil.copytree(ROOT / name, root / name)
         shutil.copy(ROOT / "nbgrader_config.py", root)
-        (root / "grader_config.py").write_text((ROOT / "grader_config.py").read_text() + "\nc.Sandbox.workers = 2\n")
+        (root / "grader_config.py").write_text((ROOT / "grader_config.py").read_text() + "\nc.Sandbox.workers = 2\n" + settings)
         self.env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
         self.nbgrader = str(Path(sys.executable).with_name("nbgrader"))
         assert self.run("generate_assignment", "lesson05", "--force").returncode == 0
@@ -83,10 +84,13 @@ class Course:
                 if p.stat().st_mtime > since}
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """A class of 16 submissions: killed by SIGKILL after 4 results, by Ctrl-C during a --force regrade, then finished."""
-    course = Course(tmp_path_factory.mktemp("course"))
+@pytest.fixture(scope="module", params=["local", "cluster"])
+def course(request, tmp_path_factory):
+    """A class of 16 submissions: killed by SIGKILL after 4 results, by Ctrl-C during a --force regrade, then finished
+    (graded by the local pool, then by the Dask cluster)."""
+    cluster = request.getfixturevalue("dask_cluster") if request.param == "cluster" else None
+    settings = f'c.Sandbox.cluster = "{cluster.address}"\n' if cluster else ""
+    course = Course(tmp_path_factory.mktemp(f"course-{request.param}"), settings)
     killed = course.interrupt(signal.SIGKILL, 4)
     course.after_kill = (killed.returncode, sorted(course.graded()), processes_in(course.root))
     course.resumed = course.run("autograde", "lesson05")

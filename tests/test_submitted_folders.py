@@ -12,7 +12,8 @@ import pytest
 from autograde.grading.parallel_autograde import STUDENT_ID
 from autograde.grading.submitted_folders import (
     UnreadableNotebook,
-    read_submitted_notebook,
+    parse_notebook,
+    read_submitted_text,
     scan_submitted,
 )
 
@@ -85,11 +86,11 @@ def test_the_received_time_is_when_the_file_arrived_not_its_modification_time(tm
     assert gradable[0].received.year == datetime.utcnow().year
 
 
-def test_a_plain_notebook_is_read_once_with_its_text(tmp_path: Path) -> None:
+def test_a_plain_notebook_is_read_with_its_exact_text(tmp_path: Path) -> None:
     """Is an ordinary submitted notebook read, with the exact text the sandbox will be given?"""
     notebook = submit(tmp_path, "alice") / "lesson05.ipynb"
-    read, text = read_submitted_notebook(notebook, MiB)
-    assert read.cells[0].source == "x = 1" and text == notebook.read_text(encoding="utf-8")
+    text = read_submitted_text(notebook, MiB)
+    assert parse_notebook(notebook.name, text).cells[0].source == "x = 1" and text == notebook.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("replace", ["link", "fifo"])
@@ -99,7 +100,7 @@ def test_a_notebook_swapped_after_the_scan_is_still_refused(tmp_path: Path, repl
     notebook.unlink()
     notebook.symlink_to("/etc/passwd") if replace == "link" else os.mkfifo(notebook)
     with pytest.raises(UnreadableNotebook, match="not a submitted file"):
-        read_submitted_notebook(notebook, MiB)
+        read_submitted_text(notebook, MiB)
 
 
 def test_an_oversized_notebook_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_an_oversized_notebook_is_refused_before_it_is_parsed(tmp_path: Path) ->
     notebook = submit(tmp_path, "big") / "lesson05.ipynb"
     notebook.write_text('{"cells": [], "pad": "' + "x" * (2 * MiB) + '"}', encoding="utf-8")
     with pytest.raises(UnreadableNotebook, match=r"over the 1 MiB limit \(c.Sandbox.notebook_bytes\)"):
-        read_submitted_notebook(notebook, MiB)
+        read_submitted_text(notebook, MiB)
     assert "over the 1 MiB limit" in scan(tmp_path, notebook_bytes=MiB)[1]["big"]
 
 
@@ -116,4 +117,4 @@ def test_deeply_nested_json_is_a_reason_not_a_crash(tmp_path: Path) -> None:
     notebook = submit(tmp_path, "deep") / "lesson05.ipynb"
     notebook.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
     with pytest.raises(UnreadableNotebook):
-        read_submitted_notebook(notebook, MiB)
+        parse_notebook(notebook.name, read_submitted_text(notebook, MiB))

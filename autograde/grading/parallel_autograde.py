@@ -1,9 +1,9 @@
 """`nbgrader autograde`, parallel and sandboxed: workers prepare, run and check submissions; only this process records.
 
-Each worker (a process forked from this one, one per core by default) sanitizes a submission with
-nbgrader's own sanitize preprocessors, runs `Autograde.autograde_preprocessors` (the sandboxed
-execution, the hidden-test verdicts, the veto checks) and sends the graded notebook back. This
-process alone writes: the gradebook (`record_preprocessors`), autograded/ and the ungradable record.
+Each worker (a process forked from this one, one per core by default, or a Dask worker when c.Sandbox.cluster
+names a cluster) grades a submission with a SubmissionGrader (sanitize with nbgrader's own preprocessors, run in the
+sandbox, judge the hidden tests, check for vetoes) and sends the graded notebook back. This process alone writes:
+the gradebook (`record_preprocessors`), autograded/ and the ungradable record.
 A submission's autograded notebook is written last and atomically, so a batch killed at any moment
 leaves only whole results; the next run regrades what it had not finished.
 """
@@ -16,17 +16,13 @@ import signal
 import threading
 import time
 import warnings
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import nbformat
-from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.converters import Autograde, NbGraderException
-from nbgrader.nbgraderformat import ValidationError
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -39,23 +35,26 @@ from rich.progress import (
 from traitlets import List, Unicode
 
 from autograde.grading.batch_gradebook import SHARED_KEY, one_transaction
+from autograde.grading.cluster import ClusterUnavailable
 from autograde.grading.pool import GradingPool, Lost, WorkerRefused
 from autograde.grading.preprocessors.assign_late_penalties_in_batch import (
     AssignLatePenaltiesInBatch,
 )
-from autograde.grading.preprocessors.check_submission import UngradableSubmission
 from autograde.grading.preprocessors.record_vetoes import RecordVetoes
 from autograde.grading.preprocessors.save_auto_grades_in_batch import (
     SaveAutoGradesInBatch,
 )
-from autograde.grading.sandbox.bwrap import SandboxUnavailable
 from autograde.grading.sandbox.settings import Sandbox
-from autograde.grading.sandbox.worker import shared_worker
+from autograde.grading.source_snapshot import source_snapshot
+from autograde.grading.submission_grader import (
+    GradedSubmission,
+    GraderSetup,
+    SubmissionGrader,
+    SubmissionTask,
+)
 from autograde.grading.submitted_folders import (
     RefusedFolder,
     SubmittedFolder,
-    UnreadableNotebook,
-    read_submitted_notebook,
     scan_submitted,
 )
 from autograde.results.ungradable import set_ungradable
@@ -63,16 +62,11 @@ from autograde.untrusted.shown import EscapeControlCharacters, for_terminal
 
 NOT_REGISTERED = ("{assignment} is not in the gradebook ({db_url}) yet: run `make build` "
                   "(or `nbgrader generate_assignment {assignment}`) first, then autograde again")
-CORRUPTED_METADATA = ("{notebook}: the cells' nbgrader metadata was changed or broken; ask the student to re-fetch the "
-                      "release notebook and copy their work into it")
 NBGRADER_SESSION_WARNING = ".*not in session, add operation along.*"
 """SQLAlchemy's warning from nbgrader 0.9's own add_submission for a new student: harmless, one per student."""
-KEPT_RESOURCES = ("unique_key", "output_extension", "output_files_dir", "metadata", "nbgrader")
 IGNORED_NOTE = "the submission folder also held {entries}: not read, copied or shown (only the notebook is graded)"
 STUDENT_ID = r"[\w@+-][\w.@+-]{0,63}"
 """Folder names that can be student ids: letters, digits, _ . - @ + (a leading '.' would hide the folder)."""
-Task = tuple[str, str, list[str], tuple[str, ...]]
-"""(assignment, student, notebook paths, notes for the grader) of one submission to grade."""
 
 
 def batch_line(count: int, seconds: float, first: float | None) -> str:
@@ -80,33 +74,6 @@ def batch_line(count: int, seconds: float, first: float | None) -> str:
     rate = count / seconds if seconds > 0 else 0.0
     arrived = f"first result after {first:.2f} s" if first is not None else "no result"
     return f"graded {count} submission(s) in {seconds:.1f} s: {rate:.2f} submissions/s, {arrived}"
-
-
-@dataclass
-class GradedNotebook:
-    """One notebook as a worker left it: graded, not yet recorded."""
-
-    path: str
-    text: str
-    """The graded notebook as nbformat writes it (validated in the worker, so the grading process only parses it)."""
-    resources: dict[str, Any]
-
-    @property
-    def notebook(self) -> NotebookNode:
-        """The graded notebook, read back without validating it again."""
-        return nbformat.v4.reads(self.text)
-
-
-@dataclass
-class GradedSubmission:
-    """Everything a worker sends back for one student's submission."""
-
-    assignment_id: str
-    student_id: str
-    notebooks: list[GradedNotebook] = field(default_factory=list)
-    ungradable: str | None = None
-    failure: str | None = None
-    seconds: float = 0.0
 
 
 class ParallelAutograde(Autograde):
@@ -128,8 +95,10 @@ class ParallelAutograde(Autograde):
     """The gradable submissions found under submitted/, by student."""
     refused: list[RefusedFolder]
     """Folders under submitted/ that cannot be graded, with why."""
-    chains: dict[str, list[Any]]
-    """The preprocessors of the two passes, each built in a worker on first use (set empty before the workers fork)."""
+    setup: GraderSetup
+    """What a worker needs to grade this batch (configuration, preprocessors, the source notebook)."""
+    grader: SubmissionGrader | None = None
+    """A forked worker's grader (None in the nbgrader process itself)."""
     recorders: list[Any]
     """Instances of record_preprocessors, built once per batch in this process."""
     batch_gradebook: Gradebook
@@ -154,19 +123,22 @@ class ParallelAutograde(Autograde):
 
     def convert_notebooks(self) -> None:
         """Grade every submission that needs it, several at once, recording each as it finishes."""
-        self.chains = {}
         assignment = self.coursedir.assignment_id
         root = Path(self.coursedir.root)
-        for folder in self.refused:
-            set_ungradable(assignment, folder.student, folder.reason, root)
-            self.log.error("UNGRADABLE %s/%s: %s", folder.student, assignment, folder.reason)
+        db_url = self.coursedir.db_url
+        self.setup = GraderSetup(self.config, list(self.sanitize_preprocessors), list(self.autograde_preprocessors),
+                                 db_url, {(db_url, assignment, name): source_snapshot(db_url, assignment, name)
+                                          for name in self.known})
         tasks = self._pending()
         if not tasks and not self.refused:
             self.log.warning("Nothing to autograde: every submission of %s is already graded (use --force to regrade)", assignment)
-        refused = [folder.student for folder in self.refused]
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=NBGRADER_SESSION_WARNING)
-            not_graded = refused + self._grade_all(tasks, self.settings.worker_count()) if tasks else refused
+            failed = self._grade_all(tasks, self.settings.worker_count()) if tasks else []
+        for folder in self.refused:  # written once grading could start: a refused sandbox or cluster writes nothing
+            set_ungradable(assignment, folder.student, folder.reason, root)
+            self.log.error("UNGRADABLE %s/%s: %s", folder.student, assignment, folder.reason)
+        not_graded = [folder.student for folder in self.refused] + failed
         if not_graded:  # nbgrader's convention: exit status 1 when some submission was not graded
             shown = ", ".join(sorted(for_terminal(student)[:40] for student in not_graded))
             raise NbGraderException(f"{len(not_graded)} submission(s) not graded: {shown}")
@@ -184,8 +156,8 @@ class ParallelAutograde(Autograde):
             raise NbGraderException(message)
         return names
 
-    def _pending(self) -> list[Task]:
-        """(assignment, student, notebook paths, notes) for each submission nbgrader's own rules say to (re)grade."""
+    def _pending(self) -> list[SubmissionTask]:
+        """Each submission nbgrader's own rules say to (re)grade, with notes on what its folder also held."""
         tasks = []
         for folder in sorted(self.assignments):
             student = Path(folder).parent.name
@@ -194,7 +166,7 @@ class ParallelAutograde(Autograde):
             if self.init_destination(assignment, student):
                 ignored = self.submitted[student].ignored
                 notes = (IGNORED_NOTE.format(entries=", ".join(ignored)),) if ignored else ()
-                tasks.append((assignment, student, list(self.notebooks), notes))
+                tasks.append(SubmissionTask(assignment, student, tuple(self.notebooks), notes))
         return tasks
 
     def init_destination(self, assignment_id: str, student_id: str) -> bool:
@@ -215,7 +187,7 @@ class ParallelAutograde(Autograde):
         self.log.info("Skipping existing assignment: %s", dest)
         return False
 
-    def _grade_all(self, tasks: list[Task], workers: int) -> list[str]:
+    def _grade_all(self, tasks: list[SubmissionTask], workers: int) -> list[str]:
         """Run the pool under a progress bar; returns the students that were not graded (ungradable or failed).
 
         Ctrl-C lets the submission being recorded finish, then stops the workers and says how to go on.
@@ -227,7 +199,7 @@ class ParallelAutograde(Autograde):
             self.log.setLevel(logging.WARNING)  # one result line per student replaces nbgrader's per-file INFO lines
         stop = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
-        pool: GradingPool[Task] = GradingPool(self.grade_submission, workers, self.prepare_worker)
+        pool = self._pool(workers)
         columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                    TimeRemainingColumn())
         recorded, started, first = 0, time.monotonic(), None
@@ -237,18 +209,18 @@ class ParallelAutograde(Autograde):
             with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as self.batch_gradebook, \
                     Progress(*columns, console=console) as progress:
                 bar = progress.add_task("autograde", total=len(tasks))
-                for (assignment, student, _, _), graded in pool.results(tasks, stop):
+                for task, graded in pool.results(tasks, stop):
                     if isinstance(graded, Lost):
-                        graded = GradedSubmission(assignment, student, failure=graded.reason)
+                        graded = GradedSubmission(task.assignment, task.student, failure=graded.reason)
                     line = self._record_safely(graded)
                     recorded += 1
                     if graded.failure or graded.ungradable:
-                        failed.append(student)
+                        failed.append(task.student)
                     progress.console.print(line, markup=False, highlight=False)
                     progress.advance(bar)
                     first = first or time.monotonic() - started
                 progress.console.print(batch_line(recorded, time.monotonic() - started, first), markup=False)
-        except WorkerRefused as refused:
+        except (WorkerRefused, ClusterUnavailable) as refused:
             self.log.error(str(refused))
             raise NbGraderException(str(refused)) from None
         finally:
@@ -262,56 +234,22 @@ class ParallelAutograde(Autograde):
             raise NbGraderException(message)
         return failed
 
-    def prepare_worker(self) -> str | None:
-        """In a new worker, before its first task: start its sandbox and warm the checks; why it cannot grade, or None."""
-        def warm() -> None:
-            for preprocessor in self._chain("sanitize") + self._chain("autograde"):
-                getattr(preprocessor, "prepare", lambda: None)()
+    def _local_grader(self) -> SubmissionGrader:
+        """This worker process's grader, built on first use after the fork (never in the nbgrader process)."""
+        if self.grader is None:
+            self.grader = SubmissionGrader(self.setup)
+        return self.grader
 
-        try:
-            shared_worker(self.settings, self.log, meanwhile=warm)
-        except SandboxUnavailable as refused:
-            return str(refused)
-        return None
+    def _pool(self, workers: int) -> Any:
+        """The local pool of forked workers, or the Dask cluster c.Sandbox.cluster names."""
+        if self.settings.cluster:
+            from autograde.grading.cluster.dask_pool import (
+                DaskPool,  # nothing of Dask is imported without a cluster
+            )
 
-    def grade_submission(self, task: Task) -> GradedSubmission:
-        """In a worker: sanitize, run and check each notebook of one submission; never raises."""
-        assignment, student, paths, notes = task
-        started = time.monotonic()
-        graded = GradedSubmission(assignment, student)
-        try:
-            graded.notebooks = [self._grade_notebook(path, notes) for path in paths]
-        except UngradableSubmission as reason:
-            graded.ungradable = str(reason)
-        except ValidationError:  # nbgrader's: the cells' grading metadata was edited or broken
-            graded.ungradable = CORRUPTED_METADATA.format(notebook=", ".join(Path(path).name for path in paths))
-        except Exception as error:  # a broken submission must not stop the batch; the reason is kept
-            graded.failure = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:300]
-        graded.seconds = time.monotonic() - started
-        return graded
-
-    def _grade_notebook(self, path: str, notes: tuple[str, ...]) -> GradedNotebook:
-        """One notebook through the sanitize and autograde preprocessors, in memory (no copy or JSON between passes)."""
-        try:
-            notebook, text = read_submitted_notebook(Path(path), self.settings.notebook_bytes)
-        except UnreadableNotebook as unreadable:
-            raise UngradableSubmission(str(unreadable)) from None
-        resources = self.init_single_notebook_resources(path)
-        resources["metadata"] = {"name": Path(path).stem, "path": str(Path(path).parent)}
-        resources["autograde"] = {"submitted_text": text, "notes": list(notes)}
-        for preprocessor in self._chain("sanitize") + self._chain("autograde"):
-            notebook, resources = preprocessor(notebook, resources)
-        kept = {key: resources[key] for key in KEPT_RESOURCES if key in resources}
-        checked = resources.get("autograde", {})
-        kept["autograde"] = {"vetoes": checked.get("vetoes", {}), "notes": checked.get("notes", [])}
-        return GradedNotebook(path, nbformat.writes(notebook), kept)
-
-    def _chain(self, kind: str) -> list[Any]:
-        """This worker's preprocessors for the sanitize or the autograde pass, built on first use."""
-        if kind not in self.chains:
-            classes = self.sanitize_preprocessors if kind == "sanitize" else self.autograde_preprocessors
-            self.chains[kind] = [preprocessor(parent=self) for preprocessor in classes]
-        return self.chains[kind]
+            return DaskPool(self.settings.cluster, self.setup, self.settings.notebook_bytes)
+        return GradingPool(lambda task: self._local_grader().grade(task), workers,
+                           lambda: self._local_grader().prepare())
 
     def _record_safely(self, graded: GradedSubmission) -> str:
         """Record one submission; a failure costs only that submission. Returns its result line."""

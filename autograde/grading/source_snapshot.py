@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from types import SimpleNamespace
 
 from nbgrader.api import Gradebook, MissingEntry
@@ -41,12 +40,26 @@ class SourceSnapshot:
         return self.graded[name]
 
 
-@cache
+SnapshotKey = tuple[str, str, str]
+"""(db_url, assignment, notebook)."""
+_snapshots: dict[SnapshotKey, SourceSnapshot] = {}
+
+
+def remember_snapshots(snapshots: dict[SnapshotKey, SourceSnapshot]) -> None:
+    """Give this process snapshots read elsewhere (a cluster worker cannot reach the instructor's gradebook)."""
+    _snapshots.update(snapshots)
+
+
 def source_snapshot(db_url: str, assignment: str, notebook: str) -> SourceSnapshot:
-    """The snapshot of one notebook of an assignment (generate_assignment does not run during a batch)."""
-    with Gradebook(db_url) as gradebook:
-        stored = gradebook.find_notebook(notebook, assignment)
-        parts = {kind: _plain(getattr(stored, kind)) for kind in ("source_cells", "grade_cells", "solution_cells", "task_cells")}
-        snapshot_notebook = SimpleNamespace(kernelspec=stored.kernelspec, **parts)
-    return SourceSnapshot(snapshot_notebook, {cell.name: cell for cell in parts["source_cells"]},
-                          {cell.name: cell for cell in parts["grade_cells"] + parts["task_cells"]})
+    """The snapshot of one notebook of an assignment, read once per process (generate_assignment does not run during
+    a batch)."""
+    key = (db_url, assignment, notebook)
+    if key not in _snapshots:
+        with Gradebook(db_url) as gradebook:
+            stored = gradebook.find_notebook(notebook, assignment)
+            kinds = ("source_cells", "grade_cells", "solution_cells", "task_cells")
+            parts = {kind: _plain(getattr(stored, kind)) for kind in kinds}
+            snapshot_notebook = SimpleNamespace(kernelspec=stored.kernelspec, **parts)
+        _snapshots[key] = SourceSnapshot(snapshot_notebook, {cell.name: cell for cell in parts["source_cells"]},
+                                         {cell.name: cell for cell in parts["grade_cells"] + parts["task_cells"]})
+    return _snapshots[key]

@@ -127,8 +127,8 @@ def _read_folder(student: str, folder: Path, notebooks: list[str], notebook_byte
                            datetime.fromtimestamp(received, UTC).replace(tzinfo=None), tuple(ignored))
 
 
-def read_submitted_notebook(notebook: Path, max_bytes: int) -> tuple[NotebookNode, str]:
-    """(the notebook, its text), read once, only as a regular file of at most `max_bytes`; UnreadableNotebook otherwise.
+def read_submitted_text(notebook: Path, max_bytes: int) -> str:
+    """A submitted notebook's text, read only as a regular file of at most `max_bytes`; UnreadableNotebook otherwise.
 
     The file is opened without following a link or waiting on a FIFO, and checked again once open, so nothing swapped
     in after the folder was scanned is read.
@@ -145,11 +145,18 @@ def read_submitted_notebook(notebook: Path, max_bytes: int) -> tuple[NotebookNod
     if len(data) > max_bytes:
         raise UnreadableNotebook(TOO_BIG.format(name=notebook.name, size=len(data) / (1 << 20), limit=max_bytes / (1 << 20)))
     try:
-        text = data.decode("utf-8")
-        return nbformat.reads(text, as_version=4), text
-    except (json.JSONDecodeError, nbformat.reader.NotJSONError, UnicodeDecodeError):
-        raise UnreadableNotebook(f"{notebook.name} is not valid JSON; ask the student to re-download the release notebook "
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableNotebook(f"{notebook.name} is not UTF-8 text; ask the student to resubmit the notebook") from None
+
+
+def parse_notebook(name: str, text: str) -> NotebookNode:
+    """The notebook a submitted text holds; UnreadableNotebook with a reason for the instructor when it holds none."""
+    try:
+        return nbformat.reads(text, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError):
+        raise UnreadableNotebook(f"{name} is not valid JSON; ask the student to re-download the release notebook "
                                  "and resubmit") from None
     except (nbformat.ValidationError, KeyError, AttributeError, TypeError, RecursionError) as error:
-        raise UnreadableNotebook(f"{notebook.name} is not a valid notebook ({type(error).__name__}); "
+        raise UnreadableNotebook(f"{name} is not a valid notebook ({type(error).__name__}); "
                                  "ask the student to resubmit") from None

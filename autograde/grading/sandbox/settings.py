@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from traitlets import Bool, Float, Integer
+from traitlets import Bool, Float, Integer, Unicode
 from traitlets.config import Configurable
 
 GiB, MiB, KiB = 1 << 30, 1 << 20, 1 << 10
@@ -28,6 +28,10 @@ class Sandbox(Configurable):
     workers: int = Integer(0, help=(
         "Submissions graded at once; 0 means one per CPU core. A submission still running after 2 s (a loop waiting "
         "for its timeout) runs at the lowest priority and lets one more start beside it, up to three per core."
+    )).tag(config=True)
+    cluster: str = Unicode("", help=(
+        "Address of a Dask distributed scheduler (e.g. tcp://grader.example.org:8786) to grade on instead of local "
+        "worker processes; each Dask worker grades in its own sandbox. Empty: the local pool (Dask is not imported)."
     )).tag(config=True)
     allow_unsandboxed: bool = Bool(False, help=(
         "Run student code without bubblewrap and namespaces where they are unavailable. Student code then runs "
