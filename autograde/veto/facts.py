@@ -52,6 +52,8 @@ class Facts:
     steps: Mapping[str, tuple[Step, ...]]
     order: tuple[str, ...]
     groups: Mapping[str, tuple[str, ...]]
+    each: frozenset[str]
+    """Groups a claim about is a claim about each member ("ZeRO-1/2 move 2Ψ"), not about what they share."""
 
     @classmethod
     def from_file(cls, path: Path = FACTS_PATH) -> Facts:
@@ -68,7 +70,8 @@ class Facts:
             sharded={stage: frozenset(row["shards"]) for stage, row in stages.items()},
             steps={stage: tuple(Step(**step) for step in row["steps"]) for stage, row in stages.items()},
             order=tuple(data["order"]),
-            groups={group: tuple(members) for group, members in data["groups"].items()},
+            groups={group: tuple(entry["members"]) for group, entry in data["groups"].items()},
+            each=frozenset(group for group, entry in data["groups"].items() if entry["each"]),
         )
         facts._check(path.name)
         return facts
@@ -91,6 +94,18 @@ class Facts:
         """The stages a name stands for: itself, or a group's members."""
         return self.groups.get(stage, (stage,) if stage in self.sharded else ())
 
+    def extra_steps(self, stage: str, over: str) -> list[Step]:
+        """The steps `stage` runs beyond those of `over` (the same collective carrying the same state counted once each)."""
+        left = list(self.steps[over])
+        extra = []
+        for step in self.steps[stage]:
+            match = next((s for s in left if (s.collective, s.carries) == (step.collective, step.carries)), None)
+            if match is None:
+                extra.append(step)
+            else:
+                left.remove(match)
+        return extra
+
     def volume(self, stage: str) -> float:
         """Ψ per rank one training step of `stage` moves."""
         return sum(self.units[step.collective] for step in self.steps[stage])
@@ -103,6 +118,10 @@ class Facts:
     def first_sharding(self, state: str) -> str | None:
         """The first stage, in order, that shards `state`."""
         return next((stage for stage in self.order if state in self.sharded[stage]), None)
+
+    def count(self, stage: str, collective: str | None, carries: str | None = None) -> int:
+        """How many of the stage's steps run `collective` (any, if None) carrying `carries` (anything, if None)."""
+        return sum((collective is None or s.collective == collective) and (carries is None or s.carries == carries) for s in self.steps[stage])
 
     def previous(self, stage: str) -> str | None:
         """The stage before `stage` in order."""

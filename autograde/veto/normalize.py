@@ -1,4 +1,4 @@
-"""Rewrite a sentence into the canonical form the veto patterns match: one spelling per symbol and number."""
+"""Rewrite a sentence into the canonical form the claim readers match: one spelling per symbol and number."""
 from __future__ import annotations
 
 import re
@@ -81,7 +81,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"多一倍|翻了?一倍|翻倍|翻一番|加倍|增加了?一倍", "2x"),
     (r"\btwice\b|\bdoubl(?:e|es|ed|ing)\b", "2x"),
     (r"\btripl(?:e|es|ed|ing)\b", "3x"),
-    (r"\bhalv(?:e|es|ed|ing)\b|减半|一半", "0.5x"),
+    (r"\bhalv(?:e|es|ed|ing)\b|\bin half\b|减半|一半", "0.5x"),
     (r"\btwo times\b", "2x"),
     (r"\bthree times\b", "3x"),
     (r"\bfour times\b", "4x"),

@@ -1,0 +1,38 @@
+"""Read what a sentence says becomes of per-GPU memory as N_d grows: that it vanishes, or that any context then fits,
+unless the sentence limits the claim to the model states or pairs ZeRO with another axis."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from autograde.veto.claims import Claim
+from autograde.veto.prepared import PreparedSentence
+
+
+def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Every claim of `sentence` about per-GPU memory without a floor, by the cue book's scaling readings."""
+    book = sentence.book
+    for reading in book.scaling.readings:
+        if reading.needs and not (reading.needs.search(sentence.text) or reading.needs.search(sentence.previous_question)):
+            continue
+        if reading.limited_sentence and _present(sentence, reading.limited_sentence, (0, len(sentence.text))):
+            continue
+        for m in reading.says.finditer(sentence.text):
+            clause = sentence.clause_around(m.start(), m.end())
+            subject = sentence.subject(clause, m.start())
+            if subject not in book.scaling.stages:
+                continue
+            if reading.clause_needs and not _present(sentence, reading.clause_needs, clause):
+                continue
+            if reading.limited and _present(sentence, reading.limited, clause):
+                continue
+            yield Claim(subject, "scaling", reading.claim, m.start(), m.end(), negated_form=reading.denied)
+
+
+def _present(sentence: PreparedSentence, pattern: object, span: tuple[int, int]) -> bool:
+    """Whether `pattern` occurs in the span other than as an excluded noun ("not TP", "without SP") or inside a quoted
+    claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
+    text, stance = sentence.text, sentence.book.stance
+    return any(
+        not stance.negated_before(text, m.start()) and not any(a <= m.start() < b for a, b in sentence.quotes)
+        for m in pattern.finditer(text, span[0], span[1])  # type: ignore[attr-defined]
+    )
