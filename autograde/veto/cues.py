@@ -21,6 +21,8 @@ CUES_PATH = Path(__file__).with_name("cues.yaml")
 _MACRO = re.compile(r"\{(~\d+|@[a-z0-9]+|[a-z_][a-z0-9_]*)\}")
 _NOT_WORDS = re.compile(r"[\W_]+")
 _PLACEHOLDER_PREFIX = re.compile(r"(?:todo|tbd|fixme)\b")
+PLACEHOLDER_CHARS = 40
+"""Longer than this, an answer is no template placeholder (the longest is "not written yet")."""
 
 
 class CueError(ValueError):
@@ -128,6 +130,11 @@ class CueBook:
         """`sentence` normalised, stage-tagged and lower-cased: the form claims are read from."""
         return self.tagger.tag(normalize(sentence))
 
+    def prepare_both(self, sentence: str) -> tuple[str, str]:
+        """`sentence` normalised, and also stage-tagged and lower-cased."""
+        normalized = normalize(sentence)
+        return normalized, self.tagger.tag(normalized)
+
     def asserted_part(self, tagged: str, is_question: bool) -> str:
         """The part of a prepared sentence that asserts: all of a statement, none of a question, and the
         statement before a rhetorical tail ("ZeRO-3 会切激活，不然怎么叫 fully sharded？")."""
@@ -140,11 +147,13 @@ class CueBook:
     def is_placeholder(self, answer: str) -> bool:
         """Whether `answer` is empty or a template placeholder ("TODO", "YOUR ANSWER HERE", "略")."""
         stripped = answer.strip().lower()
+        if len(stripped) > PLACEHOLDER_CHARS:
+            return bool(_PLACEHOLDER_PREFIX.match(stripped))
         return _key(answer) in self.placeholders or bool(_PLACEHOLDER_PREFIX.match(stripped))
 
-    def echoes(self, sentence: str, question: str | None) -> bool:
-        """Whether `sentence` only repeats (part of) the question prompt."""
-        key = _key(sentence)
+    def echoes(self, normalized: str, question: str | None) -> bool:
+        """Whether a normalised sentence only repeats (part of) the question prompt."""
+        key = _NOT_WORDS.sub("", normalized.lower())
         prompts = self.questions.get(question or "", ()) or tuple(p for ps in self.questions.values() for p in ps)
         return len(key) >= 8 and any(key in prompt for prompt in prompts)
 

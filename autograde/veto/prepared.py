@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from autograde.veto.cues import CueBook
 from autograde.veto.stages import Mention, SubjectIndex
-from autograde.veto.stance import SentenceStance
+from autograde.veto.stance import SentenceStance, Stance
 
 PRONOUN_REACH = 12
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
@@ -30,9 +30,11 @@ class PreparedSentence:
     """Whether the topic is only the question's, no stage the answer itself has named yet."""
     previous_question: str
     """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
-    stance: SentenceStance
+    next_text: str
+    """The sentence after this one, whose opening may refute or endorse a claim here ("That's wrong.")."""
     quotes: list[tuple[int, int]]
     """Spans that quote a whole claim, which the student reports rather than asserts."""
+    _stance: SentenceStance | None = None
     _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     _clause_starts: list[int] = field(default_factory=list)
     subjects: SubjectIndex = field(init=False)
@@ -46,6 +48,13 @@ class PreparedSentence:
         if word not in self._spans:
             self._spans[word] = [m.span() for m in self.book.word(word).finditer(self.text)]
         return self._spans[word]
+
+    def matches(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+        """Where a compiled pattern matches the sentence, found once (readings that share a pattern share the search)."""
+        key = f"pattern:{pattern.pattern}"
+        if key not in self._spans:
+            self._spans[key] = [m.span() for m in pattern.finditer(self.text)]
+        return self._spans[key]
 
     def has(self, word: str, low: int = 0, high: int | None = None) -> bool:
         """Whether the word class occurs within text[low:high]."""
@@ -70,7 +79,14 @@ class PreparedSentence:
         """The index of the clause holding `position`."""
         return max(0, bisect_right(self._clause_starts, position) - 1)
 
-    def stances(self, clause: tuple[int, int], start: int, end: int, window: int) -> tuple[str, str]:
+    @property
+    def stance(self) -> SentenceStance:
+        """The sentence's stance cues, found the first time a claim in it needs them."""
+        if self._stance is None:
+            self._stance = self.book.stance.read(self.text, self.quotes, self.next_text)
+        return self._stance
+
+    def stances(self, clause: tuple[int, int], start: int, end: int, window: int) -> tuple[Stance, Stance]:
         """(wide, narrow) stance of the claim at `start:end`: negations counted over the clause, or within `window`."""
         return self.stance.stance(clause, start, end), self.stance.stance(clause, start, end, window)
 

@@ -11,21 +11,26 @@ from autograde.veto.prepared import PreparedSentence
 def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about per-GPU memory without a floor, by the cue book's scaling readings."""
     book = sentence.book
+    if sentence.topic not in book.scaling.stages and not any(m.stage in book.scaling.stages for m in sentence.mentions):
+        return  # no stage whose memory the sentence could be about
     for reading in book.scaling.readings:
+        said = sentence.matches(reading.says)
+        if not said:
+            continue
         if reading.needs and not (reading.needs.search(sentence.text) or reading.needs.search(sentence.previous_question)):
             continue
         if reading.limited_sentence and _present(sentence, reading.limited_sentence, (0, len(sentence.text))):
             continue
-        for m in reading.says.finditer(sentence.text):
-            clause = sentence.clause_around(m.start(), m.end())
-            subject = sentence.subject(clause, m.start())
+        for start, end in said:
+            clause = sentence.clause_around(start, end)
+            subject = sentence.subject(clause, start)
             if subject not in book.scaling.stages:
                 continue
             if reading.clause_needs and not _present(sentence, reading.clause_needs, clause):
                 continue
             if reading.limited and _present(sentence, reading.limited, clause):
                 continue
-            yield Claim(subject, "scaling", reading.claim, m.start(), m.end(), negated_form=reading.denied)
+            yield Claim(subject, "scaling", reading.claim, start, end, negated_form=reading.denied)
 
 
 def _present(sentence: PreparedSentence, pattern: object, span: tuple[int, int]) -> bool:

@@ -39,14 +39,17 @@ _COLLECTIVE_WORDS = (("ag", "all-gather"), ("gather", "all-gather"), ("rs", "red
 
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
-    about_comm = sentence.has("comm") or bool(sentence.book.word("comm").search(sentence.previous_question))
-    if about_comm:
-        yield from _totals(sentence)
+    comm = sentence.book.word("comm")
+    if comm.search(sentence.text) or comm.search(sentence.previous_question):
+        if "ψ" in sentence.text:
+            yield from _totals(sentence)
         yield from _comparisons(sentence)
         yield from _collective_comparisons(sentence)
-    yield from _ledger(sentence)
+    if "ψ" in sentence.text:
+        yield from _ledger(sentence)
     yield from _steps(sentence)
-    yield from _per_rank(sentence)
+    if "n_d" in sentence.text:
+        yield from _per_rank(sentence)
 
 
 def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -222,6 +225,8 @@ def _steps(sentence: PreparedSentence) -> Iterator[Claim]:
 def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
     """Where a part of a stage's volume is said to come from ("the third Ψ comes from the optimizer step", "多出来的 Ψ
     是因为梯度也切了", "optimizer step 也需要同步"), read as an extra step carrying that state or run at that phase."""
+    if "ψ" not in sentence.text and not sentence.has("optimizer"):
+        return
     for start, end in sentence.spans("volume_source"):
         clause = sentence.clause_around(start, end)
         subject = sentence.subject(clause, start)

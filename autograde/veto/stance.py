@@ -120,36 +120,38 @@ class _Spans:
 
 
 class SentenceStance:
-    """One sentence's stance cues, each found once."""
+    """One sentence's stance cues, each found once, the first time a claim needs it."""
 
     def __init__(self, cues: StanceCues, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str) -> None:
         self._cues = cues
         self._text = sentence
         self._quotes = quotes
-        self._neutral = _Spans(cues.neutral, sentence)
-        unneutral = cues.neutral.sub(lambda m: " " * len(m.group()), sentence)
+        self._next = next_sentence
+        self._found: dict[str, _Spans] = {}
+        self._neutral = self._spans("neutral", sentence)
+        unneutral = _blank(sentence, self._neutral.spans)
         self._refuters = _Spans(cues.refuters_before, unneutral)
-        refuters = [span for span in self._refuters.spans]
-        masked = _blank(sentence, refuters)
+        masked = _blank(sentence, self._refuters.spans)
         self._negations = _Spans(cues.negation, masked)
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
         counterfactual = cues.counterfactual.search(sentence)
         self._counterfactual_at = counterfactual.start() if counterfactual else len(sentence) + 1
-        self._after = _ASIDES.sub(lambda m: " " * len(m.group()), sentence)
-        self._refuters_after = _Spans(cues.refuters_after, self._after)
-        self._plain_refuters_after = _Spans(cues.refuters_after, sentence)
-        self._corrections = _Spans(cues.corrections, sentence)
-        self._premises = _Spans(cues.premises, sentence)
-        self._attributers = _Spans(cues.attributers, sentence)
-        self._attribution_ends = _Spans(cues.attribution_ends, sentence)
-        self._endorsements = _Spans(cues.endorsements, sentence)
+        self._refuters_after = _Spans(cues.refuters_after, _ASIDES.sub(lambda m: " " * len(m.group()), sentence))
         self._asides_open = _last_open_paren(sentence)
-        self._modifier_ends = _modifier_ends(cues, sentence)
-        self._next = next_sentence
+        self._modifier_ends: list[float] | None = None
         self._next_refutes = bool(cues.refuters_next.match(next_sentence))
-        opening = _LEADING_PUNCTUATION.match(next_sentence)
-        head = next_sentence[opening.end() if opening else 0 :][:40]
-        self._next_endorses = bool(cues.endorsements.search(head) and not cues.refuters_after.search(head))
+
+    def _spans(self, name: str, text: str | None = None) -> _Spans:
+        """The spans of the cue `name` in the sentence, found once."""
+        if name not in self._found:
+            self._found[name] = _Spans(getattr(self._cues, name), self._text if text is None else text)
+        return self._found[name]
+
+    def _next_endorses(self) -> bool:
+        """Whether the next sentence opens by adopting the claim ("我同意。", "That's right.")."""
+        opening = _LEADING_PUNCTUATION.match(self._next)
+        head = self._next[opening.end() if opening else 0 :][:40]
+        return bool(self._cues.endorsements.search(head) and not self._cues.refuters_after.search(head))
 
     def stance(self, clause: tuple[int, int], start: int, end: int, window: int | None = None) -> Stance:
         """What the student does with the claim at `start:end` of `clause`.
@@ -166,9 +168,11 @@ class SentenceStance:
             scope = aside + 1  # a claim inside an aside is not negated from outside it
         if self._open.within(scope, start) or self._counterfactual_at < start:
             return "open"
+        if window is not None and self._modifier_ends is None:
+            self._modifier_ends = _modifier_ends(self._cues, self._text)
         cues = [
             span for span in self._negations.within(scope, start)
-            if (window is None or self._modifier_ends[span[1]] >= start) and not self._neutralised(span, start)
+            if (self._modifier_ends is None or window is None or self._modifier_ends[span[1]] >= start) and not self._neutralised(span, start)
         ]
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
@@ -187,13 +191,15 @@ class SentenceStance:
         ("有人以为 ZeRO-2 既然切了梯度就要…，这是误解") is granted, not refuted.
         """
         if window is not None and (
-            self._premises.any_between(max(0, start - 2 * window), start) or self._cues.premise_tails.match(self._text, end)
+            self._spans("premises").any_between(max(0, start - 2 * window), start) or self._cues.premise_tails.match(self._text, end)
         ):
             return False
         before = self._refuters.last_end_before(start)
         if before is not None and window is not None and (start - before > 2 * window or self._text[start:end].endswith("ing")):
             before = None
-        closed = before is not None and (self._corrections.any_between(before, start) or bool(self._plain_refuters_after.within(before, start)))
+        closed = before is not None and (
+            self._spans("corrections").any_between(before, start) or bool(self._spans("refuters_after").within(before, start))
+        )
         return bool((before is not None and not closed) or self._refuters_after.any_between(end, len(self._text) + 1) or self._next_refutes)
 
     def _attributed(self, start: int, end: int) -> bool:
@@ -203,14 +209,15 @@ class SentenceStance:
         finding; only an endorsement ("我同意", "that's right") makes it theirs.
         """
         quote = next(((a, b) for a, b in self._quotes if a <= start < b), None)
-        leads = [a for a, b in self._attributers.within(0, start) if not self._attribution_ends.any_between(b, start)]
+        leads = [a for a, b in self._spans("attributers").within(0, start) if not self._spans("attribution_ends").any_between(b, start)]
         if quote is None and not leads:
             return False
         lead = min([*leads, *(quote[:1] if quote else ())])
         after = quote[1] + 1 if quote else end
-        endorsed_before = self._endorsements.any_between(0, lead) and not self._plain_refuters_after.any_between(0, lead)
-        endorsed_after = self._endorsements.any_between(after, len(self._text)) and not self._plain_refuters_after.any_between(after, len(self._text))
-        return not (endorsed_before or endorsed_after or self._next_endorses)
+        endorsements, refuters = self._spans("endorsements"), self._spans("refuters_after")
+        endorsed_before = endorsements.any_between(0, lead) and not refuters.any_between(0, lead)
+        endorsed_after = endorsements.any_between(after, len(self._text)) and not refuters.any_between(after, len(self._text))
+        return not (endorsed_before or endorsed_after or self._next_endorses())
 
 
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:

@@ -56,7 +56,8 @@ def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
 def _sentences(book: CueBook, text: str, question: str | None, evidence_of: object) -> Iterator[tuple[PreparedSentence, str]]:
     """Each asserting sentence of `text` prepared for reading, with its evidence (the sentence as written)."""
     sentences = split_sentences(text, book.limits.sentence_chars)
-    tagged = [book.prepare(s.text) for s in sentences]
+    prepared_texts = [book.prepare_both(s.text) for s in sentences]
+    tagged = [t for _, t in prepared_texts]
     topic = book.topics.get(question or "")
     asked_topic = True
     quote_open = False
@@ -64,7 +65,7 @@ def _sentences(book: CueBook, text: str, question: str | None, evidence_of: obje
         mentions = book.tagger.mentions(text_of)
         quotes, quote_open = quoted_spans(text_of, quote_open)
         asserting = book.asserted_part(text_of, sentence.is_question)
-        if asserting and not book.echoes(sentence.text, question):
+        if asserting and not book.echoes(prepared_texts[index][0], question):
             previous = index > 0 and sentences[index - 1].is_question
             next_text = tagged[index + 1] if index + 1 < len(tagged) else ""
             prepared = PreparedSentence(
@@ -75,7 +76,7 @@ def _sentences(book: CueBook, text: str, question: str | None, evidence_of: obje
                 topic=topic,
                 asked_topic=asked_topic,
                 previous_question=tagged[index - 1] if previous else "",
-                stance=book.stance.read(asserting, quotes, next_text),
+                next_text=next_text,
                 quotes=quotes,
             )
             yield prepared, evidence_of(sentence.start, sentence.start + len(sentence.text))  # type: ignore[operator]
