@@ -53,18 +53,55 @@ class Claim:
         """This claim with its stances read."""
         return replace(self, stance=wide, narrow_stance=narrow)
 
+    def with_value(self, value: object) -> Claim:
+        """This claim with its value resolved ("the same as ZeRO-2" → ZeRO-2's set)."""
+        return replace(self, value=value)
+
     def describe(self) -> str:
-        """The claim as a grader reads it: "ZeRO-3 · shards · {parameters, optimizer} (same as ZeRO-2)"."""
-        value = self.value
-        if isinstance(value, (set, frozenset)):
-            value = "{" + ", ".join(sorted(map(str, value))) + "}"
-        elif isinstance(value, tuple):
-            value = " ".join(str(v) for v in value if v not in (None, False))
-        topic = self.topic if self.sharded else "keeps whole"
-        text = f"{_stage_name(self.subject)} · {topic} · {value}"
+        """The claim as a grader reads it: "ZeRO-3 · shards · {optimizer, gradients} (same as ZeRO-2)"."""
+        subject = _stage_name(self.subject)
+        if self.topic == "step":
+            collective, carries, when, extra, count = self.value  # type: ignore[misc]
+            what = " ".join(
+                part for part in (
+                    "only" if self.exact else "an extra" if extra else f"{count}×" if count else "",
+                    collective or "communication", f"of the {carries}" if carries else "", f"({when})" if when else "",
+                ) if part
+            )
+            return self._with_stance(f"{subject} · runs · {what}")
+        topic = {"shards": "shards" if self.sharded else "keeps whole", "identity": "is", "scaling": "per-GPU memory"}.get(self.topic, self.topic)
+        if self.topic == "shards" and self.exact:
+            topic += " only"
+        value = f"{self.value:g}×" if self.relation == "ratio-to" and isinstance(self.value, float) else _value(self.value, self.topic)
+        if self.subject == "ledger" and isinstance(self.value, tuple):
+            total, parts = self.value
+            subject, value = " + ".join(f"{n}×{c}" if n > 1 else c for c, n in parts), f"{total:g}Ψ"
+        text = f"{subject} · {topic} · {value}"
         if self.relation:
-            text += f" ({self.relation.replace('-', ' ')} {_stage_name(self.other or '')})"
-        return text + ("" if self.stance == "asserted" else f" — {self.stance}")
+            text += f" ({_RELATIONS[self.relation]} {_stage_name(self.other or '')})"
+        return self._with_stance(text)
+
+    def _with_stance(self, text: str) -> str:
+        """`text` followed by the stance unless the claim is asserted."""
+        return text if self.stance == "asserted" else f"{text} — {self.stance}"
+
+
+_RELATIONS = {"same-as": "same as", "adds-over": "on top of", "first-at": "first at", "ratio-to": "of", "more-than": "than", "less-than": "than"}
+"""How each relation reads after the value ("2× of DDP", "more than ZeRO-1")."""
+
+
+def _value(value: object, topic: str) -> str:
+    """A claim's value as a grader reads it: a set in braces, a multiple of Ψ, a memory split, a ratio."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(map(str, value))) + "}"
+    if topic == "memory" and isinstance(value, tuple):
+        whole, sliced = value
+        return " + ".join(term for term in (f"{whole:g}Ψ" if whole else "", f"{sliced:g}Ψ/N_d" if sliced else "") if term)
+    if topic == "volume" and isinstance(value, float):
+        return f"{value:g}Ψ"
+    if value in ("more-than", "less-than"):
+        return str(value).split("-")[0]
+    return str(value)
 
 
 _NAMES = {"ddp": "DDP", "zero": "ZeRO", "zero12": "ZeRO-1/2", "zero123": "ZeRO-1/2/3"}

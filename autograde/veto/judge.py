@@ -9,6 +9,14 @@ from autograde.veto.facts import Facts
 SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-sharded", "wrong-comm-volume", "unbounded-scaling"
 
 
+def resolved(claim: Claim, facts: Facts) -> Claim:
+    """The claim with a relation to another stage's set resolved through the table ("same as ZeRO-2" → ZeRO-2's set)."""
+    others = facts.members(claim.other or "")
+    if claim.topic == "shards" and claim.relation == "same-as" and len(others) == 1:
+        return claim.with_value(facts.sharded[others[0]])
+    return claim
+
+
 def verdict(claim: Claim, facts: Facts) -> tuple[str, ...]:
     """The veto ids `claim` earns: none when the student's stance towards it agrees with the facts."""
     if claim.stance in ("open", "reported"):

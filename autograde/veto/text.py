@@ -8,7 +8,7 @@ from autograde.veto.cues import CueBook, cue_book
 from autograde.veto.display import displayed
 from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import Veto
-from autograde.veto.judge import verdict
+from autograde.veto.judge import resolved, verdict
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_memory import memory_claims
 from autograde.veto.read_scaling import scaling_claims
@@ -38,6 +38,7 @@ def find_vetoes(
     found: dict[str, Veto] = {}
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
         for claim in _claims(sentence, facts):
+            claim = resolved(claim, facts)
             for veto_id in verdict(claim, facts):
                 if veto_id not in found:
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
