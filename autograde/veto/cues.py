@@ -74,8 +74,8 @@ class CueBook:
 
     limits: Limits
     tagger: StageTagger
-    axes: frozenset[str]
-    """Tags of parallelism axes other than ZeRO (TP, SP, CP, PP)."""
+    others: frozenset[str]
+    """Tags of parallelism axes and memory techniques other than ZeRO (TP, SP, CP, PP, recomputation, accumulation)."""
     stance: StanceCues
     quantities: QuantityCues
     ledger: LedgerReader
@@ -96,8 +96,8 @@ class CueBook:
         data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
         cues = data["cues"]
         terms = {**data["terms"], **data["terms_volume"]}
-        expand = _Expander(terms, cues["gap_blockers"], tuple(data["axes"]))
-        names = {**data["stages"], **data["axes"]}
+        expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]))
+        names = {**data["stages"], **data["others"]}
         try:
             words = {name: re.compile(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
@@ -106,7 +106,7 @@ class CueBook:
         return cls(
             limits=Limits(**data["limits"]),
             tagger=StageTagger(names, cues["reference_before"], expand(cues["reference_after"])),
-            axes=frozenset(data["axes"]),
+            others=frozenset(data["others"]),
             stance=StanceCues.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
             ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["names"]),
@@ -198,12 +198,12 @@ def _key(text: str) -> str:
 
 
 class _Expander:
-    """Expands {term}, {@stage}, {@any}, {@axis} and {~N} macros inside cue regexes."""
+    """Expands {term}, {@stage}, {@any}, {@other} and {~N} macros inside cue regexes."""
 
-    def __init__(self, terms: Mapping[str, str], gap_blockers: str, axes: tuple[str, ...]) -> None:
+    def __init__(self, terms: Mapping[str, str], gap_blockers: str, others: tuple[str, ...]) -> None:
         self._terms = terms
         self._gap = f"(?:(?!{gap_blockers})[^,;:。!?→])"  # an arrow separates steps, as a comma separates clauses
-        self._axis = f"⟨(?:{'|'.join(axes)})⟩"
+        self._other = f"⟨(?:{'|'.join(others)})⟩"
 
     def __call__(self, pattern: str, depth: int = 0) -> str:
         if depth > 8:
@@ -215,8 +215,8 @@ class _Expander:
             return f"{self._gap}{{0,{name[1:]}}}?"
         if name == "@any":
             return "⟨[a-z0-9]+⟩"
-        if name == "@axis":
-            return self._axis
+        if name == "@other":
+            return self._other
         if name.startswith("@"):
             return re.escape(tag(name[1:]))
         if name not in self._terms:

@@ -47,8 +47,9 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
         return _same_set(claim, facts, members)
     if claim.relation == "adds-over":
         return _adds_over(claim, facts, members, states)
-    if claim.exact:
-        wrong = len(members) == 1 and claim.sharded and claim.stance == "asserted" and states != facts.sharded[members[0]]
+    if claim.exact:  # "ZeRO-1 and ZeRO-2 both shard only the optimizer states" is said of each
+        each = len(members) == 1 or claim.subject in facts.each
+        wrong = each and claim.sharded and claim.stance == "asserted" and any(states != facts.sharded[m] for m in members)
         return (ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET) if wrong else None
     (state,) = states
     if claim.subject in facts.groups and claim.subject not in facts.each and state not in facts.never_sharded:
@@ -176,7 +177,8 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
         return None
     phase = when if when in JUDGED_PHASES else None
     if claim.exact:  # "ZeRO-1 只需要 reduce-scatter": the stage runs that collective and no other
-        wrong = [{s.collective for s in facts.steps[m]} != {collective} for m in members]
+        named = {flag.split(":", 1)[1] for flag in claim.flags if flag.startswith("names:")}
+        wrong = [{s.collective for s in facts.steps[m]} - named != {collective} for m in members]  # "只做 RS，更新后再 AG" names the rest
         return VOLUME if claim.stance == "asserted" and _by_group(claim, facts, wrong) else None
     if claim.stance == "denied":
         if extra or claim.narrow_stance != "denied" or "source" in claim.flags or (when and phase is None) or (phase is None and carries is None and "qualified" in claim.flags):

@@ -30,6 +30,8 @@ class PreparedSentence:
     """Whether the topic is only the question's, no stage the answer itself has named yet."""
     previous_question: str
     """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
+    previous_text: str
+    """The sentence right before this one, whose last object noun a pronoun here may stand for."""
     next_text: str
     """The sentence after this one, whose opening may refute or endorse a claim here ("That's wrong.")."""
     quotes: list[tuple[int, int]]
@@ -41,7 +43,7 @@ class PreparedSentence:
 
     def __post_init__(self) -> None:
         self._clause_starts = [a for a, _ in self.clauses]
-        self.subjects = SubjectIndex(self.mentions, self.book.axes)
+        self.subjects = SubjectIndex(self.mentions, self.book.others)
 
     def spans(self, word: str) -> list[tuple[int, int]]:
         """Where the word class `word` of the cue book occurs, found once."""
@@ -91,7 +93,7 @@ class PreparedSentence:
         return self.stance.stance(clause, start, end), self.stance.stance(clause, start, end, window)
 
     def subject(self, clause: tuple[int, int], position: int, reach: int | None = None, marked: bool = False) -> str | None:
-        """The stage (or other axis) the claim at `position` is about (see `subject_at`); a `reach` after it stops at a strong break.
+        """The stage (or other axis or technique) the claim at `position` is about (see `subject_at`); a `reach` after it stops at a strong break.
 
         A stated total (given a `reach`) gets the question's topic only beside a stage it is compared with ("2Ψ, the
         same as stage 1") or when it is `marked` as the step's total ("the total is 2Ψ"): an unnamed "RS + AG = 2Ψ" in

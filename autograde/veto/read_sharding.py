@@ -45,6 +45,8 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if not states:
                 continue
             exact = word == "shard" and _only(sentence, start, end)
+            if exact and relation == "adds-over" and not sentence.book.word("adds_right_before").search(sentence.text, max(0, start - 3), start):
+                relation, other = None, None  # "区别在于 ZeRO-2 只切梯度": the set is ZeRO-2's, not what it adds
             strict = frozenset(state for word_class, is_strict in bound.items() if is_strict for state in STATES[word_class])
             temporary = frozenset({"temporary"}) if sentence.has("temporary", *clause) else frozenset()
             if exact or relation in ("adds-over", "first-at"):
@@ -87,6 +89,8 @@ def bound_states(sentence: PreparedSentence, clause: tuple[int, int], subject: s
         bound[antecedent] = True
     direct = _direct_object(sentence, end, clause[1])
     low_limit, high_limit = max(clause[0], start - OBJECT_REACH), min(clause[1], end + OBJECT_REACH)
+    later = [a for word, _ in PREDICATES for a, _ in sentence.spans(word) if end < a < high_limit]
+    high_limit = min([high_limit, *later])  # "只切梯度、不切优化器状态": a noun after the next verb is that verb's
     for word_class in STATES:
         for m_start, m_end in sentence.spans(word_class):
             if not low_limit <= m_start < high_limit or sentence.book.stance.negated_before(text, m_start):
@@ -122,7 +126,8 @@ def _NOUN_AFTER_COMMA(sentence: PreparedSentence) -> re.Pattern[str]:
 
 def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> str | None:
     """The state a relative clause or a pronoun object stands for: the noun right before "which", or the last object
-    noun before a pronoun right after the predicate ("partitions them") or fronted by 把/将 ("把它…分片")."""
+    noun before a pronoun right after the predicate ("partitions them") or fronted by 把/将 ("把它…分片"), in the
+    sentence or else the one before it ("…leaves activations unsharded; it partitions them")."""
     text, structure = sentence.text, sentence.book.structure
     if structure["relative_opener"].match(text, clause[0]):
         before = text[max(0, clause[0] - 48) : clause[0]]
@@ -136,10 +141,12 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     position = after.start() if after else fronted[-1].start() if fronted else None
     if position is None:
         return None
-    nouns = [(a, b) for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.negated_before(text, a)]
+    nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.negated_before(text, a)]
+    if not nouns:
+        nouns = [m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)]
     if not nouns:
         return None
-    last = text[nouns[-1][0] : nouns[-1][1]]
+    last = nouns[-1]
     return next((c for c in STATES if sentence.book.word(c).fullmatch(last)), None)
 
 
@@ -161,11 +168,11 @@ def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
 
 
 def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
-    """Whether activations said to be split are another axis's: the sentence names TP, SP, CP or PP, or a split along
+    """Whether activations said to be split are another axis's or technique's: the sentence names TP, SP, CP, PP or recomputation, or a split along
     the sequence or hidden dimension, and the clause names no ZeRO stage of its own."""
-    if not (any(m.stage in sentence.book.axes for m in sentence.mentions) or sentence.has("other_axis_split")):
+    if not (any(m.stage in sentence.book.others for m in sentence.mentions) or sentence.has("other_axis_split")):
         return False
-    return not any(clause[0] <= m.start < clause[1] and not m.reference and m.stage not in sentence.book.axes for m in sentence.mentions)
+    return not any(clause[0] <= m.start < clause[1] and not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
 
 
 def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:

@@ -12,6 +12,10 @@ from autograde.veto.stages import changed_to
 
 MEMORY_SIZED = 10
 """A multiple of Ψ this large is a memory size (12Ψ of Adam states, 16Ψ in all), not what a step moves."""
+REPLACED_REACH = 16
+"""Characters around a collective within which a word says it is replaced or decomposed."""
+COMPARED_REACH = 24
+"""Characters after a comparison within which a collective is what it compares with ("half the traffic of an all-reduce")."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
 STEP_REACH = 32
@@ -30,6 +34,8 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 _FILLER = re.compile(r"\s*(?:一次|1次|一个|1个|the|an?|one)?\s*(?:的)?\s*")
 """What may stand between a modifier and its collective ("额外一次的 all-reduce", "needs an all-gather")."""
 _LISTED_AFTER = re.compile(r"\s*(?:和|与|加|\+|\band\b|\bplus\b|、|,)\s*(?:一次|1次|an?|one)?\s*(?:all-|reduce-|rs\b|ag\b|ar\b)")
+_OWNED_AFTER = re.compile(r"\s*(?:的|'s\b)")
+"""After a collective: it owns what follows ("只有 AR 的 1/2"), so it is no object of "only runs"."""
 _ONLY_FILLER = re.compile(r"\s*(?:需要?|要|有|用|做|进行|needs?|requires?|does|uses?|has)?\s*(?:一次|1次|一个|1个|the|an?|one)?\s*(?:的)?\s*")
 """What may stand between "only" and the one collective a stage is said to run ("只需要一次 reduce-scatter", "only needs a RS")."""
 _NUMBERS = {"two": 2, "twice": 2, "three": 3}
@@ -64,7 +70,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
         owner = changed_to(text, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
-        if owner is None or owner in sentence.book.axes or sentence.has("not_total", *clause):
+        if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause):
             continue
         if owner == "zero3" and sentence.has("zero3_variant"):
             continue  # FSDP without resharding after forward moves 2Ψ by design
@@ -77,9 +83,13 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
-    """Whether a bare Ψ is said to be the stage's whole total ("only needs Ψ per step", "通信量为 Ψ") in a clause that
-    names no collective it could belong to."""
-    return bool(sentence.book.word("sole_total_before").search(sentence.text, max(clause[0], start - 40), start)) and not sentence.has("op", *clause)
+    """Whether a bare Ψ is said to be the stage's whole total ("only needs Ψ per step", "通信量为 Ψ", "which costs Ψ") in
+    a clause that names no collective it could belong to, nor one part of several ("each of the three costs Ψ")."""
+    return (
+        bool(sentence.book.word("sole_total_before").search(sentence.text, max(clause[0], start - 40), start))
+        and not sentence.has("op", *clause)
+        and not sentence.has("per_part", *clause)
+    )
 
 
 def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -88,14 +98,15 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
-            local = (clause[0], min(clause[1], end + 8))
-            if subject is None or subject in sentence.book.axes or sentence.has("not_stage_volume", *local):
+            if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
+            if relation != "same-as" and sentence.has_unexcluded("op", end, min(clause[1], end + COMPARED_REACH)):
+                continue  # "half the traffic of an all-reduce" compares with a collective, not a stage
             if relation in ("less-than", "ratio-to") and sentence.has("comm_same") and word != "comm_same":
                 continue  # "halves this step, the total stays the same": the ratio is a part's
             others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and m.reference and m.stage != subject]
             if relation == "same-as" and not others:  # "ZeRO-2 和 ZeRO-3 一样", "no difference between ZeRO-2 and ZeRO-3"
-                others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.axes)
+                others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.others)
             if relation == "same-as" and not others:
                 continue  # "stays the same" says nothing about another stage ("per-rank volume stays 3Ψ as N_d grows")
             if not others and _prompt_comparison(sentence):
@@ -109,25 +120,33 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _prompt_comparison(sentence: PreparedSentence) -> bool:
-    """Whether the sentence makes the prompt's comparison of one reduce-scatter with one all-reduce, outside a quote."""
-    return sentence.has_unexcluded("rs_vs_ar")
+    """Whether the sentence makes (or quotes) the prompt's comparison of one reduce-scatter with one all-reduce."""
+    return sentence.has("rs_vs_ar")
 
 
 def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
-    """One collective's volume compared with another's ("RS 的通信量和 AR 一样", "each as large as an all-reduce")."""
+    """One collective's volume compared with another's ("RS 的通信量和 AR 一样", "a reduce-scatter moves the same as an
+    all-reduce", "each as large as an all-reduce"): the first named right before the comparison, the other right after
+    it or between them after a comparing word ("和", "than", "as")."""
     for word, relation in COMPARISONS:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            named = [(a, c) for w, c in _COLLECTIVE_WORDS if w != "gather" for a, _ in sentence.spans(w) if clause[0] <= a < clause[1]]
-            collectives = [c for _, c in sorted(named)]
-            if len(set(collectives)) != 2 or sentence.subjects.first_from(clause[0], clause[1]) is not None:
+            if sentence.subjects.first_from(clause[0], clause[1]) is not None:
                 continue
-            other = next(c for c in collectives if c != collectives[0])
+            named = sorted((a, b, c) for w, c in _COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w) if clause[0] <= a < clause[1])
+            before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end]
+            if not before:
+                continue
+            subject = before[0]
+            compared = [c for a, b, c in named if c != subject[2] and (end <= a <= end + COMPARED_REACH or (
+                subject[1] <= a < end and sentence.book.word("compared_with").search(sentence.text, max(subject[1], a - 6), a)))]
+            if not compared:
+                continue
             value: object = relation
             if relation == "ratio-to":
                 ratio = _RATIO.search(sentence.text, start, end)
                 value = 0.5 if ratio is None or ratio.group(1) is None else float(ratio.group(1))
-            yield Claim(collectives[0], "volume", value, start, end, relation, other)
+            yield Claim(subject[2], "volume", value, start, end, relation, compared[0])
     for start, end in sentence.spans("each_like_ar"):
         yield Claim("each collective", "volume", "all-reduce", start, end, "same-as", "all-reduce")
 
@@ -159,6 +178,16 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
                 yield Claim(owner, "step", (part.collective, None, None, False, None), part.start, part.end, flags=frozenset({"in-ledger"}))
 
 
+def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the collective is named as what another replaces or splits into ("instead of an all-reduce", "把 AR 换成
+    RS + AG", "all-reduce = RS + AG"), not as a step the stage runs."""
+    text = sentence.text
+    return bool(
+        sentence.book.word("replaced_before").search(text, max(clause[0], start - REPLACED_REACH), start)
+        or sentence.book.word("replaced_after").match(text, end, min(clause[1], end + REPLACED_REACH))
+    )
+
+
 def _sole_collective(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the clause says the stage runs only this collective ("只需要一次 reduce-scatter", "only needs a RS"): "only"
     right before it, not a comparison ("比起只做 RS"), not "merely" (只是), not one of a list, not what can be hidden."""
@@ -169,6 +198,7 @@ def _sole_collective(sentence: PreparedSentence, clause: tuple[int, int], start:
                 sentence.has("step_capability", *clause)
                 or sentence.book.word("compared_before").search(text, max(clause[0], a - 8), a)
                 or _LISTED_AFTER.match(text, end)
+                or _OWNED_AFTER.match(text, end)
             )
     return False
 
@@ -203,10 +233,11 @@ def _steps(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
-            if subject is None or subject in sentence.book.axes or sentence.has("not_a_step", *clause):
+            if subject is None or subject in sentence.book.others or sentence.has("not_a_step", *clause) or _replaced(sentence, clause, start, end):
                 continue
             if word != "gather" and _sole_collective(sentence, clause, start, end):
-                yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True)
+                named = frozenset(f"names:{c}" for w, c in _COLLECTIVE_WORDS if c != collective and sentence.has(w))
+                yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
                 continue
             carries = _carries(sentence, clause, start, end)
             when = _when(sentence, clause, start, end)
@@ -215,7 +246,8 @@ def _steps(sentence: PreparedSentence) -> Iterator[Claim]:
             count = _count(sentence, start)
             if carries is None and when is None and not extra and not uses and count is None:
                 continue
-            flags = {"counted"} if carries == "activations" and sentence.has("volume_part") else set()
+            counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start)
+            flags = {"counted"} if carries == "activations" and counted else set()
             if sentence.has("qualifies_use", *clause):
                 flags.add("qualified")
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
@@ -230,7 +262,7 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
     for start, end in sentence.spans("volume_source"):
         clause = sentence.clause_around(start, end)
         subject = sentence.subject(clause, start)
-        if subject is None or subject in sentence.book.axes:
+        if subject is None or subject in sentence.book.others:
             continue
         carries = _carries(sentence, clause, start, end, reach=48)
         when = _when(sentence, clause, start, end, reach=48, inside=True)
@@ -246,12 +278,17 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
     activations") or fronted ("把梯度 all-gather"), with no reason, negation or other collective between."""
     text = sentence.text
     best: tuple[int, str] | None = None
+    phases = sentence.spans("phase_update")
     for word_class, states in (("parameters", "parameters"), ("gradients", "gradients"), ("optimizer", "optimizer"), ("activations", "activations")):
         for a, b in sentence.spans(word_class):
+            if any(p0 <= a < p1 for p0, p1 in phases):
+                continue  # "optimizer" in "the optimizer update" names when, not what
             if clause[0] <= a and b <= clause[1] and end <= a <= end + reach:
                 between = text[end:a]
             elif clause[0] <= a and b <= start and start - b <= 12 and sentence.book.word("fronted").search(text, max(clause[0], a - 32), a):
                 between = text[b:start]
+            elif clause[0] <= a and b <= start and start - b <= 32 and sentence.book.word("passive_before").search(text, b, start):
+                between = ""  # "the optimizer shards, which must be broadcast": the state is the passive subject
             else:
                 continue
             if sentence.book.word("carry_blockers").search(between) or sentence.book.stance.negated_before(text, a):
@@ -306,6 +343,6 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             if sentence.has(f"not_{word}", *clause):
                 continue
             subject = sentence.subject(clause, start) or "ledger"
-            if subject in sentence.book.axes:
+            if subject in sentence.book.others:
                 continue
             yield Claim(subject, "volume", value, start, end)

@@ -77,9 +77,9 @@ def subject_at(
 class SubjectIndex:
     """A sentence's subject mentions (not references), for finding the one a claim is about by bisection."""
 
-    def __init__(self, mentions: Sequence[Mention], axes: frozenset[str] = frozenset()) -> None:
-        self._axes = axes
-        """Other parallelism axes: subjects only when named before the claim ("SP splits activations", not "needs SP")."""
+    def __init__(self, mentions: Sequence[Mention], others: frozenset[str] = frozenset()) -> None:
+        self._others = others
+        """Other axes and techniques: subjects only when named before the claim ("SP splits activations", not "needs SP")."""
         self._subjects = [m for m in mentions if not m.reference]
         self._starts = [m.start for m in self._subjects]
         self._ends = [m.end for m in self._subjects]
@@ -103,7 +103,7 @@ class SubjectIndex:
             return self._subjects[before].stage
         limit = end if reach is None else position + reach
         after = bisect_left(self._starts, position)
-        while after < len(self._subjects) and self._starts[after] < limit and self._subjects[after].stage in self._axes:
+        while after < len(self._subjects) and self._starts[after] < limit and self._subjects[after].stage in self._others:
             after += 1
         if after < len(self._subjects) and self._starts[after] < limit:
             return self._subjects[after].stage

@@ -77,9 +77,11 @@ def _sentences(book: CueBook, text: str, question: str | None, evidence_of: obje
                 topic=topic,
                 asked_topic=asked_topic,
                 previous_question=tagged[index - 1] if previous else "",
+                previous_text=tagged[index - 1] if index > 0 else "",
                 next_text=next_text,
                 quotes=quotes,
             )
             yield prepared, evidence_of(sentence.start, sentence.start + len(sentence.text))  # type: ignore[operator]
-        asked_topic = asked_topic and last_subject(mentions, None) is None
-        topic = last_subject(mentions, topic)
+        stages = [m for m in mentions if m.stage not in book.others]  # another axis or technique is never the topic
+        asked_topic = asked_topic and last_subject(stages, None) is None
+        topic = last_subject(stages, topic)
