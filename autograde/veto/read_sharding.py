@@ -22,6 +22,7 @@ ONLY_REACH = 3
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -34,7 +35,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = other if relation == "first-at" else subject  # "梯度要到 ZeRO-3 才切" is about the state
             if subject is None or _exempt(sentence, word, clause):
                 continue
-            bound = bound_states(sentence, clause, subject, start, end)
+            bound = bound_states(sentence, clause, subject, start, end, word)
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
             states = frozenset(
@@ -74,7 +75,9 @@ def _not_sharding(sentence: PreparedSentence, clause: tuple[int, int], subject: 
     )
 
 
-def bound_states(sentence: PreparedSentence, clause: tuple[int, int], subject: str, start: int, end: int) -> dict[str, bool]:
+def bound_states(
+    sentence: PreparedSentence, clause: tuple[int, int], subject: str, start: int, end: int, word: str = "shard"
+) -> dict[str, bool]:
     """The state word classes the predicate at `start:end` acts on, each with whether it is bound strictly (no other
     object noun between: the reading a denial needs).
 
@@ -97,6 +100,8 @@ def bound_states(sentence: PreparedSentence, clause: tuple[int, int], subject: s
                 continue
             if m_start < start and direct is not None and direct not in _class_starts(sentence, word_class):
                 continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
+            if m_start < start and word != "keep_full" and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
+                continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
             low, high = (end, m_start) if m_start >= end else (m_end, start)
@@ -112,6 +117,15 @@ def bound_states(sentence: PreparedSentence, clause: tuple[int, int], subject: s
             strict = not sentence.book.word("object_noun").search(between)
             bound[word_class] = bound.get(word_class, False) or strict
     return bound
+
+
+def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, int], m_start: int, m_end: int, start: int) -> bool:
+    """Whether a noun before an English predicate is the object of an English verb before it ("keeps the full
+    parameters … and shards only X"); in Chinese the object often comes first ("参数已经 shard 过了")."""
+    text = sentence.text
+    if _CJK.search(text, m_end, start):
+        return False
+    return bool(sentence.book.structure["barriers"].search(text, max(clause[0], m_start - 40), m_start))
 
 
 def _class_starts(sentence: PreparedSentence, word_class: str) -> set[int]:

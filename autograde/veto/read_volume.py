@@ -28,6 +28,7 @@ _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
 _PHASES = (("phase_update", "after-update"), ("phase_forward", "forward"), ("phase_backward", "backward"))
 """Word classes that say when a collective runs, and the phase of facts.yaml each names."""
 _CONTINUED = re.compile(r"\s*[+=]")
+_SEPARATOR = re.compile(r"[,;]")
 _SUM_VERB = re.compile(r"\b(?:is|are|costs?|moves?|sends?|comes? to|totals?)\b|是|为|共|合计|总共|一共")
 """Between the last part of a sum and a value after it: the value is what the sum comes to ("RS + AG is 4Ψ")."""
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
@@ -306,12 +307,22 @@ def _when(
 ) -> str | None:
     """The phase a collective is said to run at ("优化器更新后", "after the optimizer step", "前向", "in the backward"),
     the nearest one in the clause (or, for a stated source, one inside it: "the optimizer step needs a sync")."""
+    text = sentence.text
+    ops = [span for span in sentence.spans("op") if span != (start, end)]
+
+    def gap(o0: int, o1: int, a: int, b: int) -> float:
+        """How far a collective at o0:o1 is from a phase at a:b; infinite across a comma (a phase past a comma opens
+        what follows it: "RS，以及优化器 step 之后把新参数 AG")."""
+        low, high = (o1, a) if o1 <= a else (b, o0)
+        return float("inf") if low < high and _SEPARATOR.search(text, low, high) else max(0, high - low)
+
     found = [
-        (min(abs(start - b), abs(a - end)), phase)
+        (distance, phase)
         for word, phase in _PHASES
         for a, b in sentence.spans(word)
         if clause[0] <= a < clause[1] and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
-        and not sentence.has("op", *((b, start) if b <= start else (end, a)))  # a phase past another collective is its
+        for distance in [0 if start <= a < end else gap(start, end, a, b)]
+        if distance != float("inf") and not any(gap(o0, o1, a, b) < distance for o0, o1 in ops)  # nearer another collective: its
     ]
     return min(found)[1] if found else None
 
