@@ -33,6 +33,9 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = sentence.subject(clause, start)
             relation, other = _relation(sentence, clause, subject, start, end)
             subject = other if relation == "first-at" else subject  # "梯度要到 ZeRO-3 才切" is about the state
+            if relation == "adds-over" and subject == other and not sentence.stance.inside_aside(start):
+                # "ZeRO-3 就是 ZeRO-2 再加上参数分片": the subject is the stage before the cue
+                subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
             if subject is None or _exempt(sentence, word, clause):
                 continue
             bound = bound_states(sentence, clause, subject, start, end, word)
@@ -200,9 +203,10 @@ def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str 
             stage = _ANY_TAG.search(sentence.text, a, b)
             if stage:
                 return "first-at", stage.group(1)
-    for a, _ in sentence.spans("adds_over"):
+    for a, b in sentence.spans("adds_over"):
         if low <= a < high:
-            return "adds-over", references[0].stage if references else None
+            named = _ANY_TAG.search(sentence.text, a, b)  # "= ZeRO-2 + …", "在 ZeRO-2 基础上": the stage in the cue
+            return "adds-over", named.group(1) if named else references[0].stage if references else None
     if references and any(low <= a < high for a, _ in sentence.spans("same")):
         return "same-as", references[0].stage
     return None, None

@@ -29,6 +29,9 @@ _PHASES = (("phase_update", "after-update"), ("phase_forward", "forward"), ("pha
 """Word classes that say when a collective runs, and the phase of facts.yaml each names."""
 _CONTINUED = re.compile(r"\s*[+=]")
 _SEPARATOR = re.compile(r"[,;]")
+_OWNED_BY = re.compile(r"\s*(?:的|'s)?\s*(?:约|about|~|≈)?\s*")
+OWNER_REACH = 6
+"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ")."""
 _SUM_VERB = re.compile(r"\b(?:is|are|costs?|moves?|sends?|comes? to|totals?)\b|是|为|共|合计|总共|一共")
 """Between the last part of a sum and a value after it: the value is what the sum comes to ("RS + AG is 4Ψ")."""
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
@@ -70,7 +73,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
-        owner = changed_to(text, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
+        owner = changed_to(text, q.start) or _named_right_before(sentence, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause):
             continue
         if owner == "zero3" and sentence.has("zero3_variant"):
@@ -81,6 +84,14 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q, owner, marked in owned:
         beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _named_right_before(sentence: PreparedSentence, start: int) -> str | None:
+    """The stage named right before a value, compared with or not ("vs DDP 2Ψ", "DDP 的 2Ψ", "DDP's 2Ψ"): its owner."""
+    for mention in sentence.mentions:
+        if 0 <= start - mention.end <= OWNER_REACH and _OWNED_BY.fullmatch(sentence.text, mention.end, start):
+            return mention.stage
+    return None
 
 
 def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
@@ -110,7 +121,7 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.others)
             if relation == "same-as" and not others:
                 continue  # "stays the same" says nothing about another stage ("per-rank volume stays 3Ψ as N_d grows")
-            if not others and _prompt_comparison(sentence):
+            if not others and _prompt_comparison(sentence, clause, subject):
                 continue  # the prompt's "reduce-scatter is twice as fast as all-reduce" compares two collectives
             value: object = relation
             if relation == "ratio-to":
@@ -120,9 +131,12 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 yield Claim(subject, "volume", value, start, end, relation, other)
 
 
-def _prompt_comparison(sentence: PreparedSentence) -> bool:
-    """Whether the sentence makes (or quotes) the prompt's comparison of one reduce-scatter with one all-reduce."""
-    return sentence.has("rs_vs_ar")
+def _prompt_comparison(sentence: PreparedSentence, clause: tuple[int, int], subject: str) -> bool:
+    """Whether a comparison may be the prompt's of one reduce-scatter with one all-reduce (made or quoted): made in its
+    clause, or in a sentence that does not name the stage compared ("快两倍就是数据量减半")."""
+    if not sentence.has("rs_vs_ar"):
+        return False
+    return sentence.has("rs_vs_ar", *clause) or all(m.stage != subject for m in sentence.mentions)
 
 
 def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:

@@ -141,6 +141,10 @@ class SentenceStance:
         self._modifier_ends: list[float] | None = None
         self._next_refutes = bool(cues.refuters_next.match(next_sentence))
 
+    def inside_aside(self, position: int) -> bool:
+        """Whether `position` lies in a parenthetical aside."""
+        return self._asides_open[position] >= 0
+
     def _spans(self, name: str, text: str | None = None) -> _Spans:
         """The spans of the cue `name` in the sentence, found once."""
         if name not in self._found:
