@@ -493,6 +493,15 @@ def test_kinds_of_held_out_misses(answer: str, question: str, expected: list[str
     assert ids(answer, question) == expected
 
 
+PARAPHRASES = yaml.safe_load((LABELLED_DIR / "paraphrases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("row", PARAPHRASES, ids=lambda row: row["text"][:40])
+def test_paraphrases(row: dict) -> None:
+    """Does each paraphrase of a right or wrong claim (other verbs, word order, notation, stance) raise exactly its vetoes?"""
+    assert sorted(ids(row["text"], row["question"])) == row["vetoes"]
+
+
 def test_long_answer_with_one_wrong_sentence() -> None:
     """Is the one wrong sentence of an otherwise right answer found, and only it?"""
     answer = (

@@ -62,6 +62,8 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
         return ACTIVATIONS if claim.sharded and claim.stance == "asserted" and not true else None
     if claim.sharded and "temporary" in claim.flags and true:
         return None  # "临时拼出的全量参数不会被 N_d 除掉" denies nothing about what is stored
+    if "asked" in claim.flags and (not claim.sharded or true):
+        return None  # a state kept whole, or denied sharding, with no stage named may be plain DP's
     return SHARD_TARGET if _holds(claim, true) else None
 
 

@@ -53,6 +53,8 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 relation, other = None, None  # "区别在于 ZeRO-2 只切梯度": the set is ZeRO-2's, not what it adds
             strict = frozenset(state for word_class, is_strict in bound.items() if is_strict for state in STATES[word_class])
             temporary = frozenset({"temporary"}) if sentence.has("temporary", *clause) else frozenset()
+            if sentence.asked_topic and not sentence.mentions:
+                temporary |= {"asked"}  # the stage is only the question's: "每张卡都持有完整参数" may describe plain DP
             if exact or relation in ("adds-over", "first-at"):
                 flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
                 yield Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags)
@@ -206,7 +208,9 @@ def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str 
     for a, b in sentence.spans("adds_over"):
         if low <= a < high:
             named = _ANY_TAG.search(sentence.text, a, b)  # "= ZeRO-2 + …", "在 ZeRO-2 基础上": the stage in the cue
-            return "adds-over", named.group(1) if named else references[0].stage if references else None
+            if named and not (named.group(1) == subject and sentence.stance.inside_aside(start)):
+                return "adds-over", named.group(1)
+            return "adds-over", references[0].stage if references else None  # an aside glossing the cue's stage
     if references and any(low <= a < high for a, _ in sentence.spans("same")):
         return "same-as", references[0].stage
     return None, None
