@@ -145,7 +145,7 @@ def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     """Whether the claim is wrong about one stage's volume (None: it says nothing checkable about it)."""
     own = facts.volume(stage)
     if claim.relation is None:
-        if claim.value == own:
+        if claim.value == own or _ring_factor(own, float(claim.value)):  # type: ignore[arg-type]
             return False
         if not claim.marked and (claim.value == 1 or f"beside:{own:g}" in claim.flags):
             return None  # a bare Ψ is mostly one collective's; a right total beside a wrong one is a correction
@@ -155,6 +155,18 @@ def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     if len(others) != 1 or others[0] == stage:
         return None
     return _wrong_ratio(own, claim, facts.volume(others[0]))
+
+
+RING_RANKS = 4
+"""Fewest ranks for which a volume given with the ring's (N_d − 1)/N_d factor ("(7/8)Ψ + (7/8)Ψ = 1.75Ψ") is read as exact."""
+
+
+def _ring_factor(right: float, value: float) -> bool:
+    """Whether `value` is `right` times (N_d − 1)/N_d for some whole N_d of at least RING_RANKS."""
+    if value.is_integer() or not 0 < value < right:
+        return False
+    ranks = right / (right - value)
+    return ranks >= RING_RANKS and abs(ranks - round(ranks)) < 1e-6
 
 
 def _wrong_ratio(own: float, claim: Claim, theirs: float | None) -> bool | None:

@@ -23,6 +23,7 @@ _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)
 """Articles and particles between a predicate and its direct object."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -36,7 +37,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if relation == "adds-over" and subject == other and not sentence.stance.inside_aside(start):
                 # "ZeRO-3 就是 ZeRO-2 再加上参数分片": the subject is the stage before the cue
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
-            if subject is None or _exempt(sentence, word, clause):
+            if subject is None or _exempt(sentence, word, clause) or _not_a_claim(sentence, clause, start, end):
                 continue
             bound = bound_states(sentence, clause, subject, start, end, word)
             if "activations" in bound and _other_axis(sentence, clause):
@@ -71,6 +72,16 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> b
     if word == "keep_full" and (sentence.has("temporary", *clause) or sentence.has("hybrid_shard", *clause)):
         return True
     return False
+
+
+def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
+    destroy information"), or the action of a collective named right before ("reduce-scatter，把参数切分发到各卡")."""
+    text = sentence.text
+    if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
+        return True
+    opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
+    return opening is not None and any(b <= clause[0] and clause[0] - b <= 3 for _, b in sentence.spans("op"))
 
 
 def _not_sharding(sentence: PreparedSentence, clause: tuple[int, int], subject: str, state: str) -> bool:

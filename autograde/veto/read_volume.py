@@ -29,6 +29,9 @@ _PHASES = (("phase_update", "after-update"), ("phase_forward", "forward"), ("pha
 """Word classes that say when a collective runs, and the phase of facts.yaml each names."""
 _CONTINUED = re.compile(r"\s*[+=]")
 _SEPARATOR = re.compile(r"[,;]")
+_PHASE_LEAD = re.compile(r"\s*,\s*(?:(?:then|an?|the|one|再|然后|接着|做|进行|一次|1次)\s*)*")
+"""Between a phase ending one clause and the collective opening the next ("after the optimizer step, an all-gather")."""
+_FRONTED_NEXT = re.compile(r"\s*,\s*(?:把|将)\s*(?:各卡的?|所有的?|全量的?|完整的?|全部的?)?\s*")
 _OWNED_BY = re.compile(r"\s*(?:的|'s)?\s*(?:约|about|~|≈)?\s*")
 OWNER_REACH = 6
 """Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ")."""
@@ -300,6 +303,8 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
                 continue  # "optimizer" in "the optimizer update" names when, not what
             if clause[0] <= a and b <= clause[1] and end <= a <= end + reach:
                 between = text[end:a]
+            elif end <= a <= end + reach and _FRONTED_NEXT.fullmatch(text, end, a):
+                between = ""  # "reduce-scatter，把全量参数…": the clause after the collective says what it moves
             elif clause[0] <= a and b <= start and start - b <= 12 and sentence.book.word("fronted").search(text, max(clause[0], a - 32), a):
                 between = text[b:start]
             elif clause[0] <= a and b <= start and start - b <= 32 and sentence.book.word("passive_before").search(text, b, start):
@@ -325,16 +330,17 @@ def _when(
     ops = [span for span in sentence.spans("op") if span != (start, end)]
 
     def gap(o0: int, o1: int, a: int, b: int) -> float:
-        """How far a collective at o0:o1 is from a phase at a:b; infinite across a comma (a phase past a comma opens
-        what follows it: "RS，以及优化器 step 之后把新参数 AG")."""
-        low, high = (o1, a) if o1 <= a else (b, o0)
-        return float("inf") if low < high and _SEPARATOR.search(text, low, high) else max(0, high - low)
+        """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a
+        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather")."""
+        if o1 <= a:
+            return float("inf") if _SEPARATOR.search(text, o1, a) else a - o1
+        return max(0, o0 - b)
 
     found = [
         (distance, phase)
         for word, phase in _PHASES
         for a, b in sentence.spans(word)
-        if clause[0] <= a < clause[1] and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
+        if (clause[0] <= a < clause[1] or (b <= start and _PHASE_LEAD.fullmatch(text, b, start))) and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
         for distance in [0 if start <= a < end else gap(start, end, a, b)]
         if distance != float("inf") and not any(gap(o0, o1, a, b) < distance for o0, o1 in ops)  # nearer another collective: its
     ]
