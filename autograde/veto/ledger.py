@@ -5,7 +5,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
+NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
+"""Counts written as words before a collective ("twice", "two all-gathers")."""
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
@@ -70,7 +71,7 @@ class LedgerReader:
         value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/|\s*→)(?!{1})"
         part = (
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
-            rf"(?:(?P<count>\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
+            rf"(?:(?P<count>\d+|{'|'.join(NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
             rf"(?:(?P<gap>(?:(?!{plain})(?:[^+=,;:ψ\d⟨)→]|\d+\s*次)){{0,16}}?)(?P<paren>\()?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
         )
@@ -95,7 +96,7 @@ class LedgerReader:
         for m in self.part.finditer(text):
             collective = next(self.names[name] for name in self.names if m.group(name))
             count = m.group("count")
-            number = int(count) if count and count.isdigit() else _NUMBER_WORDS.get((count or "").lower())
+            number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
             stated = None if self.aggregate.search(gap) else m.group("after") or m.group("before")
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None

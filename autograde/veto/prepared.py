@@ -47,16 +47,13 @@ class PreparedSentence:
 
     def spans(self, word: str) -> list[tuple[int, int]]:
         """Where the word class `word` of the cue book occurs, found once."""
-        if word not in self._spans:
-            self._spans[word] = [m.span() for m in self.book.word(word).finditer(self.text)]
-        return self._spans[word]
+        return self.matches(self.book.word(word))
 
     def matches(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
         """Where a compiled pattern matches the sentence, found once (readings that share a pattern share the search)."""
-        key = f"pattern:{pattern.pattern}"
-        if key not in self._spans:
-            self._spans[key] = [m.span() for m in pattern.finditer(self.text)]
-        return self._spans[key]
+        if pattern.pattern not in self._spans:
+            self._spans[pattern.pattern] = [m.span() for m in pattern.finditer(self.text)]
+        return self._spans[pattern.pattern]
 
     def has(self, word: str, low: int = 0, high: int | None = None) -> bool:
         """Whether the word class occurs within text[low:high]."""
@@ -64,11 +61,16 @@ class PreparedSentence:
         return any(low <= a and b <= high for a, b in self.spans(word))
 
     def has_unexcluded(self, word: str, low: int = 0, high: int | None = None) -> bool:
-        """Whether the word class occurs within text[low:high] other than as an excluded noun ("not TP") or in a quote."""
+        """Whether the word class occurs within text[low:high] other than as an excluded noun or in a quote."""
+        return self.present(self.book.word(word), low, high)
+
+    def present(self, pattern: re.Pattern[str], low: int = 0, high: int | None = None) -> bool:
+        """Whether `pattern` occurs within text[low:high] other than as an excluded noun ("not TP", "without SP") or inside
+        a quoted claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
         high = len(self.text) if high is None else high
         return any(
             low <= a and b <= high and not self.book.stance.negated_before(self.text, a) and not any(q0 <= a < q1 for q0, q1 in self.quotes)
-            for a, b in self.spans(word)
+            for a, b in self.matches(pattern)
         )
 
     def clause_around(self, start: int, end: int) -> tuple[int, int]:
@@ -76,10 +78,6 @@ class PreparedSentence:
         first = max(0, bisect_right(self._clause_starts, start) - 1)
         last = max(first, bisect_right(self._clause_starts, max(start, end - 1)) - 1)
         return self.clauses[first][0], self.clauses[last][1]
-
-    def clause_index(self, position: int) -> int:
-        """The index of the clause holding `position`."""
-        return max(0, bisect_right(self._clause_starts, position) - 1)
 
     @property
     def stance(self) -> SentenceStance:
@@ -146,14 +144,7 @@ class PreparedSentence:
 
     def spans_of(self, structure: str) -> list[tuple[int, int]]:
         """Where the structure cue `structure` of the cue book occurs, found once."""
-        key = f"structure:{structure}"
-        if key not in self._spans:
-            self._spans[key] = [m.span() for m in self.book.structure[structure].finditer(self.text)]
-        return self._spans[key]
-
-    def search(self, pattern: re.Pattern[str], low: int, high: int) -> re.Match[str] | None:
-        """`pattern` searched within text[low:high]."""
-        return pattern.search(self.text, low, high)
+        return self.matches(self.book.structure[structure])
 
 
 def _starts_within(spans: list[tuple[int, int]], low: int, high: int) -> bool:

@@ -19,25 +19,16 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             continue
         if reading.needs and not (reading.needs.search(sentence.text) or reading.needs.search(sentence.previous_question)):
             continue
-        if reading.limited_sentence and _present(sentence, reading.limited_sentence, (0, len(sentence.text))):
+        if reading.limited_sentence and sentence.present(reading.limited_sentence):
             continue
         for start, end in said:
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
             if subject not in book.scaling.stages:
                 continue
-            if reading.clause_needs and not _present(sentence, reading.clause_needs, clause):
+            if reading.clause_needs and not sentence.present(reading.clause_needs, *clause):
                 continue
-            if reading.limited and _present(sentence, reading.limited, clause):
+            if reading.limited and sentence.present(reading.limited, *clause):
                 continue
             yield Claim(subject, "scaling", reading.claim, start, end, negated_form=reading.denied)
 
-
-def _present(sentence: PreparedSentence, pattern: object, span: tuple[int, int]) -> bool:
-    """Whether `pattern` occurs in the span other than as an excluded noun ("not TP", "without SP") or inside a quoted
-    claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
-    text, stance = sentence.text, sentence.book.stance
-    return any(
-        not stance.negated_before(text, m.start()) and not any(a <= m.start() < b for a, b in sentence.quotes)
-        for m in pattern.finditer(text, span[0], span[1])  # type: ignore[attr-defined]
-    )
