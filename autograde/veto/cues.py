@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from autograde.veto.first_chars import with_fast_start
 from autograde.veto.ledger import LedgerReader
 from autograde.veto.memory_formula import FormulaReader
 from autograde.veto.normalize import normalize
@@ -62,9 +63,10 @@ class ScalingReading:
 
 @dataclass(frozen=True)
 class Scaling:
-    """The scaling readings and the stages they are read for."""
+    """The scaling readings, the stages they are read for, and the words a sentence needs for any of them."""
 
     stages: frozenset[str]
+    gate: re.Pattern[str]
     readings: tuple[ScalingReading, ...]
 
 
@@ -99,7 +101,7 @@ class CueBook:
         expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]))
         names = {**data["stages"], **data["others"]}
         try:
-            words = {name: re.compile(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
+            words = {name: with_fast_start(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
@@ -116,7 +118,9 @@ class CueBook:
             not_sharding=tuple(
                 NotSharding(frozenset(e["stages"]), frozenset(e["states"]), _compile(expand(e["when"]))) for e in data["not_sharding"]
             ),
-            scaling=Scaling(frozenset(data["scaling"]["stages"]), tuple(_reading(expand, r) for r in data["scaling"]["readings"])),
+            scaling=Scaling(
+                frozenset(data["scaling"]["stages"]), _compile(data["scaling"]["gate"]), tuple(_reading(expand, r) for r in data["scaling"]["readings"])
+            ),
             placeholders=frozenset(_key(p) for p in data["placeholders"]),
             questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},
             topics=data["topics"],
@@ -188,8 +192,8 @@ def _reading(expand: _Expander, entry: Mapping[str, Any]) -> ScalingReading:
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
-    """A case-insensitive pattern."""
-    return re.compile(pattern, re.IGNORECASE)
+    """A case-insensitive pattern, led by the characters a match can start with."""
+    return with_fast_start(pattern, re.IGNORECASE)
 
 
 def _key(text: str) -> str:

@@ -13,6 +13,8 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     book = sentence.book
     if sentence.topic not in book.scaling.stages and not any(m.stage in book.scaling.stages for m in sentence.mentions):
         return  # no stage whose memory the sentence could be about
+    if not book.scaling.gate.search(sentence.text):
+        return
     for reading in book.scaling.readings:
         said = sentence.matches(reading.says)
         if not said:
