@@ -9,6 +9,8 @@ from autograde.veto.claims import Claim
 from autograde.veto.ledger import NUMBER_WORDS
 from autograde.veto.prepared import PreparedSentence
 
+LIST_REACH = 12
+"""Characters before a collective within which another collective and a joiner make it an item of a list."""
 REPLACED_REACH = 16
 """Characters around a collective within which a word says it is replaced or decomposed."""
 MODIFIER_REACH = 14
@@ -52,8 +54,16 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             flags = {"counted"} if carries == "activations" and counted else set()
             if sentence.has("qualifies_use", *clause):
                 flags.add("qualified")
+            if when and word != "gather" and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
+                flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
     yield from _sources(sentence)
+
+
+def _in_a_list(sentence: PreparedSentence, start: int, end: int) -> bool:
+    """Whether the collective is one item of a sum or list ("不是前向AG+反向RS+更新后AG")."""
+    text = sentence.text
+    return bool(sentence.book.word("listed_after").match(text, end) or sentence.book.word("listed_before").search(text, max(0, start - LIST_REACH), start))
 
 
 def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
