@@ -1,7 +1,7 @@
 """Find veto claims in a free-text answer: read each sentence into claims, then judge each against the lesson's facts."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from autograde.veto.claims import Claim
 from autograde.veto.cues import CueBook, cue_book
@@ -54,8 +54,11 @@ def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
         yield claim.with_stance(*sentence.stances(clause, claim.start, claim.end, DENIAL_WINDOW))
 
 
-def _sentences(book: CueBook, text: str, question: str | None, evidence_of: object) -> Iterator[tuple[PreparedSentence, str]]:
-    """Each asserting sentence of `text` prepared for reading, with its evidence (the sentence as written)."""
+def _sentences(
+    book: CueBook, text: str, question: str | None, evidence_of: Callable[[int, int], str]
+) -> Iterator[tuple[PreparedSentence, str]]:
+    """Each asserting sentence of `text` prepared for reading, with its evidence (the sentence as written); a question the
+    next sentence affirms ("ZeRO-3 会切激活吗？会。") asserts what it asks."""
     sentences = split_sentences(text, book.limits.sentence_chars)
     prepared_texts = [book.prepare_both(s.text) for s in sentences]
     tagged = [t for _, t in prepared_texts]
@@ -65,10 +68,11 @@ def _sentences(book: CueBook, text: str, question: str | None, evidence_of: obje
     for index, (sentence, text_of) in enumerate(zip(sentences, tagged)):
         mentions = book.tagger.mentions(text_of)
         quotes, quote_open = quoted_spans(text_of, quote_open)
-        asserting = book.asserted_part(text_of, sentence.is_question)
+        next_text = tagged[index + 1] if index + 1 < len(tagged) else ""
+        affirmed = sentence.is_question and bool(book.word("affirms").match(next_text))
+        asserting = text_of if affirmed else book.asserted_part(text_of, sentence.is_question)  # "会切激活吗？会。"
         if asserting and not book.echoes(prepared_texts[index][0], question):
             previous = index > 0 and sentences[index - 1].is_question
-            next_text = tagged[index + 1] if index + 1 < len(tagged) else ""
             prepared = PreparedSentence(
                 text=asserting,
                 book=book,
@@ -81,7 +85,8 @@ def _sentences(book: CueBook, text: str, question: str | None, evidence_of: obje
                 next_text=next_text,
                 quotes=quotes,
             )
-            yield prepared, evidence_of(sentence.start, sentence.start + len(sentence.text))  # type: ignore[operator]
+            last = sentences[index + 1] if affirmed else sentence  # the answer that affirms a question is part of the evidence
+            yield prepared, evidence_of(sentence.start, last.start + len(last.text))
         stages = [m for m in mentions if m.stage not in book.others]  # another axis or technique is never the topic
         asked_topic = asked_topic and last_subject(stages, None) is None
         topic = last_subject(stages, topic)
