@@ -53,6 +53,10 @@ class Claim:
         """This claim with its stances read."""
         return replace(self, stance=wide, narrow_stance=narrow)
 
+    def with_other(self, other: str | None) -> Claim:
+        """This claim related to `other`."""
+        return replace(self, other=other)
+
     def with_value(self, value: object) -> Claim:
         """This claim with its value resolved ("the same as ZeRO-2" → ZeRO-2's set)."""
         return replace(self, value=value)

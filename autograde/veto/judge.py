@@ -10,10 +10,13 @@ SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-
 
 
 def resolved(claim: Claim, facts: Facts) -> Claim:
-    """The claim with a relation to another stage's set resolved through the table ("same as ZeRO-2" → ZeRO-2's set)."""
+    """The claim with a relation resolved through the table: "same as ZeRO-2" → ZeRO-2's set; a volume compared with no
+    stage named → with the stage before (a multiple: with DDP)."""
     others = facts.members(claim.other or "")
     if claim.topic == "shards" and claim.relation == "same-as" and len(others) == 1:
         return claim.with_value(facts.sharded[others[0]])
+    if claim.topic == "volume" and claim.relation and claim.other is None and claim.subject in facts.sharded:
+        return claim.with_other("ddp" if claim.relation == "ratio-to" else facts.previous(claim.subject))  # "more" than the stage before
     return claim
 
 
