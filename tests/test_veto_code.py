@@ -100,6 +100,31 @@ def test_every_comm_multiple_of_one_stage(stage: int, multiple: int) -> None:
         assert [(v.id, v.detail["stage"], v.detail["behaviour"]["comm"]) for v in vetoes] == [(C, stage, f"{multiple}Ψ")]
 
 
+def divided_by(stage: int, sharded: frozenset[str], divisor: str) -> str:
+    """The exercise with `stage` dividing exactly `sharded` by `divisor`, a name bound to a function of dp before the branch."""
+    kept = [term for term in TERMS if term not in sharded]
+    divided = [f"({' + '.join(term for term in TERMS if term in sharded)}) / shards"]
+    row = MockSubmission(
+        "amount", "", blanks={stage: " + ".join(kept + divided) + " + extra"}, replace={"    extra = 0.0\n": f"    extra = 0.0\n    shards = {divisor}\n"}
+    )
+    return submission_source(EXERCISE, row)
+
+
+@pytest.mark.parametrize("divisor", ["dp - 1", "max(dp - 1, 1)", "2 * dp"])
+@pytest.mark.parametrize("stage", [1, 2, 3])
+def test_the_right_terms_divided_by_a_wrong_amount_are_no_wrong_target(stage: int, divisor: str) -> None:
+    """Is a stage that divides the lesson's terms by dp - 1 (through a name the source cannot trace to dp) left without
+    a wrong-shard-target veto: the amount is wrong, the target is right?"""
+    assert vetoes_of(divided_by(stage, frozenset(LESSON_SHARDS[stage]), divisor)) == []
+
+
+@pytest.mark.parametrize(("stage", "sharded"), [(1, frozenset(TERMS)), (2, frozenset(TERMS)), (3, frozenset({"grads_bf16", "opt_fp32"}))])
+def test_wrong_terms_divided_by_a_wrong_amount_are_still_a_wrong_target(stage: int, sharded: frozenset[str]) -> None:
+    """Does dividing the wrong terms by dp - 1 still earn wrong-shard-target for that stage?"""
+    vetoes = vetoes_of(divided_by(stage, sharded, "dp - 1"))
+    assert [(v.id, v.detail["stage"]) for v in vetoes] == [(S, stage)]
+
+
 def test_correct_submission_earns_no_veto() -> None:
     """Does the reference answer pass without a veto?"""
     assert found("correct") == []

@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import pytest
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.cues import cue_book
 from autograde.veto.text import find_vetoes
 
 C = "wrong-comm-volume"
+SHORT = {"all-gather": "ag", "reduce-scatter": "rs", "all-reduce": "ar"}
 
 
 def parts(sentence: str) -> list[tuple[str, int | None, float | None]]:
     """(collective, count, stated Ψ) for each collective of `sentence`."""
-    book = pattern_book()
-    return [(p.collective, p.count, p.value) for p in book.ledger.parts(book.prepare(sentence))]
+    book = cue_book()
+    return [(SHORT[p.collective], p.count, p.value) for p in book.ledger.parts(book.prepare(sentence))]
 
 
 def sums(sentence: str) -> list[tuple[list[str], float | None]]:
     """(collectives, stated total) for each sum of `sentence`."""
-    book = pattern_book()
-    return [([p.collective for p in lg.parts], lg.total) for lg in book.ledger.ledgers(book.prepare(sentence))]
+    book = cue_book()
+    return [([SHORT[p.collective] for p in lg.parts], lg.total) for lg in book.ledger.ledgers(book.prepare(sentence))]
 
 
 @pytest.mark.parametrize(

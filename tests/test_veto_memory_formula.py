@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.cues import cue_book
+from autograde.veto.facts import lesson_facts
 
 
 def splits(sentence: str) -> list[tuple[float, float]]:
     """(full, sliced) Ψ of each whole static-memory formula in `sentence`."""
-    book = pattern_book()
-    return [f.split for f in book.formulas.formulas(book.prepare(sentence))]
+    book = cue_book()
+    return [f.split for f in book.formulas.formulas(book.prepare(sentence), sum(lesson_facts().state_bytes.values()))]
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.cues import cue_book
 from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
 
 
@@ -33,9 +33,9 @@ def test_question_sentence() -> None:
 
 def _clauses(sentence: str) -> list[str]:
     """The clause texts of a prepared sentence."""
-    book = pattern_book()
+    book = cue_book()
     text = book.prepare(sentence)
-    return [text[a:b].strip(" ,:") for a, b in split_clauses(text, book.clause_breaks, book.clause_joiners)]
+    return [text[a:b].strip(" ,:") for a, b in split_clauses(text, book.structure["clause_breaks"], book.structure["clause_joiners"])]
 
 
 def test_chinese_commas_and_conjunctions_split() -> None:
@@ -82,7 +82,7 @@ def test_negated_conjunction_does_not_split() -> None:
 )
 def test_rhetorical_question_asserts_its_statement(sentence: str, asserted: str) -> None:
     """Does a statement followed by a rhetorical 'otherwise …?' still assert, while a real question asserts nothing?"""
-    book = pattern_book()
+    book = cue_book()
     [parsed] = split_sentences(sentence)
     assert book.asserted_part(book.prepare(sentence), parsed.is_question) == asserted
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from autograde.veto.patterns import pattern_book
+from autograde.veto.cues import cue_book
 from autograde.veto.stages import changed_to, last_subject, subject_at
 
 
 def _tags(sentence: str) -> list[tuple[str, bool]]:
     """(stage, is reference) for each stage mention of `sentence`."""
-    book = pattern_book()
+    book = cue_book()
     return [(m.stage, m.reference) for m in book.tagger.mentions(book.prepare(sentence))]
 
 
@@ -51,12 +51,28 @@ def test_not_a_stage(sentence: str) -> None:
         ("When we switched from ZeRO-1 to ZeRO-2", [("zero1", True), ("zero2", False)]),
         ("ZeRO-3 = ZeRO-2 + 参数分片", [("zero3", False), ("zero2", True)]),
         ("ZeRO-3 的通信是 DDP 的 1.5 倍", [("zero3", False), ("ddp", True)]),
-        ("不是 TP，而是 ZeRO-3", [("zero3", False)]),
+        ("不是 TP，而是 ZeRO-3", [("tp", True), ("zero3", False)]),
     ],
 )
 def test_compared_stage_is_a_reference(sentence: str, tags: list[tuple[str, bool]]) -> None:
     """Is a stage that is only compared to marked as a reference, not a subject?"""
     assert _tags(sentence) == tags
+
+
+@pytest.mark.parametrize(
+    ("sentence", "axis"),
+    [
+        ("Megatron tensor parallelism", "tp"),
+        ("sequence parallelism", "sp"),
+        ("序列并行", "sp"),
+        ("context parallel (ring attention)", "cp"),
+        ("上下文并行", "cp"),
+        ("pipeline parallelism", "pp"),
+    ],
+)
+def test_other_axes_are_tagged(sentence: str, axis: str) -> None:
+    """Is another parallelism axis tagged, so that a claim it is the subject of is not read as ZeRO's?"""
+    assert _tags(sentence)[0] == (axis, False)
 
 
 def test_subject_falls_back_to_topic() -> None:
@@ -77,7 +93,7 @@ def test_aside_between_stage_and_reference_cue() -> None:
 
 def test_aside_does_not_become_the_topic() -> None:
     """Does a stage named only in parentheses leave the topic to the sentence's main subject?"""
-    book = pattern_book()
+    book = cue_book()
     mentions = book.tagger.mentions(book.prepare("ZeRO-3 在 ZeRO-2 的基础上再切参数（ZeRO-2 只切梯度和优化器状态）"))
     assert [m.aside for m in mentions] == [False, False, True]
     assert last_subject(mentions, None) == "zero3"
@@ -99,5 +115,5 @@ def test_gloss_of_a_reference_is_a_reference() -> None:
 )
 def test_changed_to(sentence: str, value: str, stage: str | None) -> None:
     """Is the new value of a 'from x to y' change bound to the stage the sentence moves to, and only then?"""
-    text = pattern_book().prepare(sentence)
+    text = cue_book().prepare(sentence)
     assert changed_to(text, text.rindex(value)) == stage

@@ -100,7 +100,8 @@ def quoted(text: str) -> str:
 
 
 def veto_note(grade_id: str, vetoes: Sequence[Veto], lesson_says: Mapping[str, Sequence[str]]) -> NotebookNode:
-    """A markdown cell listing a checked cell's veto candidates: id, meaning, evidence, what the lesson says."""
+    """A markdown cell listing a checked cell's veto candidates: id, meaning, evidence, the claim read from it (text
+    checks), what the lesson says."""
     if not vetoes:
         source = NO_CANDIDATES.format(cell=grade_id)
     else:
@@ -108,6 +109,8 @@ def veto_note(grade_id: str, vetoes: Sequence[Veto], lesson_says: Mapping[str, S
         for veto in vetoes:
             lines.append(f"- `{veto.id}`：{CATALOGUE[veto.id]['zh']}")
             lines.append(f"  - 证据：{quoted(veto.evidence)}")
+            if veto.detail.get("claim"):
+                lines.append(f"  - 读作：`{veto.detail['claim']}`")
             if lesson_says.get(veto.id):
                 lines.append("  - 课文：" + " ".join(quoted(quote) for quote in lesson_says[veto.id]))
         source = "\n".join(lines)

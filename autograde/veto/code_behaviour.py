@@ -15,6 +15,7 @@ from typing import Literal
 from autograde.grading.calls import Call
 from autograde.veto.cell_source import parse_cell
 from autograde.veto.code_rules import RULES, STAGES
+from autograde.veto.divisor_fit import sets_divided_otherwise
 from autograde.veto.stage_formulas import StageFormula, read_stage_formulas
 
 MEMORY_FUNCTION = "zero_memory_per_gpu"
@@ -129,15 +130,18 @@ def _sharded(
 ) -> tuple[tuple[frozenset[str], ...], Literal["numbers", "source"]]:
     """The sets of terms the stage divides by dp at the probes, and whether the source had to pick them.
 
-    The numbers decide when one set explains them (at every probe, else at the default k alone); the formula's own
-    division picks among sets that tie (the 2-byte parameters and gradients), or stands alone when no set fits but
-    it reads every term.
+    The numbers decide when one set explains them (at every probe, else at the default k alone, else divided by some
+    other function of dp such as dp - 1); the formula's own division picks among sets that tie (the 2-byte parameters
+    and gradients), or stands alone when no set fits but it reads every term.
     """
     if memory is None:
         return (), "numbers"
     default_k = [i for i, (_, _, k) in enumerate(MEMORY_PROBES) if k == DEFAULT_K]
-    sharded = _explaining_sets(memory, MEMORY_PROBES) or _explaining_sets(
-        [memory[i] for i in default_k], [MEMORY_PROBES[i] for i in default_k])
+    sharded = (
+        _explaining_sets(memory, MEMORY_PROBES)
+        or _explaining_sets([memory[i] for i in default_k], [MEMORY_PROBES[i] for i in default_k])
+        or sets_divided_otherwise(memory, MEMORY_PROBES, {name: term.bytes for name, term in RULES.terms.items()})
+    )
     written = frozenset(formula.divided & RULES.terms.keys()) if formula else None
     if written is not None and (written in sharded if len(sharded) > 1 else not sharded and RULES.terms.keys() <= formula.named):
         return (written,), "source"

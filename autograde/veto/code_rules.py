@@ -1,4 +1,5 @@
-"""The lesson's answer for each stage and the explanations of known mistakes, read from code_misconceptions.yaml."""
+"""The lesson's answer for each stage (from facts.yaml, through the exercise's terms) and the explanations of known
+mistakes, read from code_misconceptions.yaml."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -8,6 +9,7 @@ from typing import Any, Literal
 
 import yaml
 
+from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import CATALOGUE
 
 RULES_PATH = Path(__file__).with_name("code_misconceptions.yaml")
@@ -26,8 +28,8 @@ class Term:
 
     bytes: int | str
     """Bytes per parameter; "k" stands for the optimizer multiplier argument."""
-    zh: str
-    en: str
+    state: str
+    """The model state of facts.yaml the term holds."""
 
 
 @dataclass(frozen=True)
@@ -79,18 +81,22 @@ class CodeRules:
     misconceptions: tuple[Misconception, ...]
 
     @classmethod
-    def from_file(cls, path: Path = RULES_PATH) -> CodeRules:
-        """Load and check the rules; a wrong entry is reported by name."""
+    def from_file(cls, path: Path = RULES_PATH, facts: Facts | None = None) -> CodeRules:
+        """Load and check the rules, the lesson's answer taken from `facts` (default facts.yaml); a wrong entry is reported by name."""
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        facts = facts or lesson_facts()
         terms = {name: Term(**term) for name, term in data["terms"].items()}
+        unknown = sorted(t.state for t in terms.values() if t.state not in facts.state_bytes)
+        if unknown:
+            raise ValueError(f"{path.name}: terms name states {unknown} that facts.yaml does not know")
         expected: dict[Kind, dict[int, Value]] = {
-            "sharded": {stage: frozenset(names) for stage, names in data["expected"]["sharded"].items()},
-            "comm_psi": {stage: float(m) for stage, m in data["expected"]["comm_psi"].items()},
+            "sharded": {n: frozenset(t for t, term in terms.items() if term.state in facts.sharded[f"zero{n}"]) for n in STAGES},
+            "comm_psi": {n: facts.volume(f"zero{n}") for n in STAGES},
         }
         rules = cls(
             terms=terms,
             expected=expected,
-            ledger=data["expected"]["ledger"],
+            ledger={n: _ledger(facts, f"zero{n}", data["messages"]["step"]) for n in STAGES},
             vetoes=data["vetoes"],
             messages=data["messages"],
             misconceptions=tuple(Misconception.from_entry(entry, path.name) for entry in data["misconceptions"]),
@@ -142,8 +148,24 @@ class CodeRules:
 
     def list_terms(self, names: frozenset[str], lang: str) -> str:
         """Term nouns in one language, or its word for nothing."""
-        nouns = [getattr(self.terms[name], lang) for name in self.ordered(names)]
+        nouns = [lesson_facts().names[self.terms[name].state].name(lang) for name in self.ordered(names)]
         return self.messages["joiner"][lang].join(nouns) or self.messages["nothing"][lang]
+
+
+def _ledger(facts: Facts, stage: str, step: dict[str, str]) -> dict[str, str]:
+    """The stage's collectives as the lesson lists them, in both languages ("forward all-gather of the parameters Ψ + …")."""
+    return {
+        lang: " + ".join(
+            template.format(
+                when=facts.names[s.when].name(lang),
+                collective=s.collective,
+                carries=facts.names[s.carries].name(lang),
+                psi="Ψ" if facts.units[s.collective] == 1 else f"{show_number(facts.units[s.collective])}Ψ",
+            )
+            for s in facts.steps[stage]
+        )
+        for lang, template in step.items()
+    }
 
 
 def _same(a: Value, b: Value) -> bool:

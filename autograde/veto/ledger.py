@@ -5,14 +5,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
+NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
+"""Counts written as words before a collective ("twice", "two all-gathers")."""
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _EACH = re.compile(r"各|分别|\beach\b|\bapiece\b|\brespectively\b", re.IGNORECASE)
-LEDGER_CHECKS = ("part", "sum", "all-reduce")
-"""What a ledger frame checks: a collective given a volume other than its own, a sum that does not add up to the total
-it states, or an all-reduce among the parts (ZeRO-3 has none)."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +42,8 @@ class Ledger:
 class LedgerReader:
     """The ledger cues of the pattern book, compiled."""
 
-    units: Mapping[str, float]
-    """Ψ per run of each collective, as the lesson counts them (all-reduce 2Ψ, the others Ψ)."""
+    names: Mapping[str, str]
+    """Each collective's short name in the cues (ag, rs, ar) → its name in facts.yaml (all-gather, …)."""
     part: re.Pattern[str]
     """One collective with its count before it and its value beside it ("两次 AG", "AG (2Ψ)", "2Ψ (AR)")."""
     joiner: re.Pattern[str]
@@ -66,18 +64,19 @@ class LedgerReader:
     """Right before a collective: it runs once in each of the forward and backward passes ("前向和反向各 all-gather 一次")."""
 
     @classmethod
-    def from_cues(cls, cues: Mapping[str, str], units: Mapping[str, float]) -> LedgerReader:
-        """Compile the `ledger` section of the pattern book (macros already expanded)."""
-        collectives = "|".join(f"(?P<{name}>{cues[name]})" for name in units)
+    def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
+        """Compile the `ledger` section of the cue book (macros already expanded)."""
+        collectives = "|".join(f"(?P<{name}>{cues[name]})" for name in names)
+        plain = "|".join(cues[name] for name in names)
         value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/|\s*→)(?!{1})"
         part = (
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
-            rf"(?:(?P<count>\d+|{'|'.join(_NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
+            rf"(?:(?P<count>\d+|{'|'.join(NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
-            rf"(?:(?P<gap>(?:[^+=,;:ψ\d⟨)→]|\d+\s*次){{0,16}}?)\(?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
+            rf"(?:(?P<gap>(?:(?!{plain})(?:[^+=,;:ψ\d⟨)→]|\d+\s*次)){{0,16}}?)(?P<paren>\()?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
         )
         return cls(
-            units=units,
+            names=names,
             part=re.compile(part, re.IGNORECASE),
             joiner=re.compile(cues["joiner"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
@@ -95,12 +94,12 @@ class LedgerReader:
         """Every collective of `text`, with its count and stated value."""
         found = []
         for m in self.part.finditer(text):
-            collective = next(name for name in self.units if m.group(name))
+            collective = next(self.names[name] for name in self.names if m.group(name))
             count = m.group("count")
-            number = int(count) if count and count.isdigit() else _NUMBER_WORDS.get((count or "").lower())
+            number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
             stated = None if self.aggregate.search(gap) else m.group("after") or m.group("before")
-            beside = m.group("before") is not None or not gap.strip()
+            beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
             value = float(stated[:-1] or 1) if stated else None
             runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
@@ -125,29 +124,6 @@ class LedgerReader:
                     found.append(Ledger(chain[0].start, chain[0].end, tuple(chain), float(source.group(1) or 1)))
             chain = [part] if part is not None else []
         return found
-
-    def wrong(self, text: str, check: str) -> list[tuple[int, int]]:
-        """Spans where `text` gets the ledger wrong by `check` (one of LEDGER_CHECKS)."""
-        ledgers = self.ledgers(text)
-        if check == "part":
-            # The value after the last part of a sum, past a verb ("RS + AG 也是 2Ψ"), is the sum's.
-            tails = {lg.parts[-1] for lg in ledgers}
-            return [
-                (p.start, p.end)
-                for p in self.parts(text)
-                if p.value is not None and p.count is not None and (p.beside or p not in tails) and p.value != self._volume(p)
-            ]
-        if check == "sum":
-            return [
-                (lg.start, lg.end)
-                for lg in ledgers
-                if lg.total is not None and all(p.count is not None for p in lg.parts) and lg.total != sum(map(self._volume, lg.parts))
-            ]
-        return [(lg.start, lg.end) for lg in ledgers if any(p.collective == "ar" for p in lg.parts)]
-
-    def _volume(self, part: Part) -> float:
-        """The Ψ a part moves as the lesson counts it."""
-        return (part.count or 0) * self.units[part.collective]
 
     def _joined(self, between: str, listed: bool) -> bool:
         """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""

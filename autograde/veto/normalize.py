@@ -1,4 +1,4 @@
-"""Rewrite a sentence into the canonical form the veto patterns match: one spelling per symbol and number."""
+"""Rewrite a sentence into the canonical form the claim readers match: one spelling per symbol and number."""
 from __future__ import annotations
 
 import re
@@ -8,6 +8,7 @@ from collections.abc import Callable
 _HYPHENS = re.compile("[\u2010-\u2015\u2043\u2212\ufe58\ufe63\uff0d]")
 _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f\u00ab\u00bb\u300c\u300d\u300e\u300f]")
 _SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
+_CIRCLED = re.compile("[\u2460-\u2473]")
 _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 # Number words before Ψ or a Chinese counter ("two Ψ", "三倍", "两个"): digit → (English, Chinese pattern).
@@ -81,7 +82,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"多一倍|翻了?一倍|翻倍|翻一番|加倍|增加了?一倍", "2x"),
     (r"\btwice\b|\bdoubl(?:e|es|ed|ing)\b", "2x"),
     (r"\btripl(?:e|es|ed|ing)\b", "3x"),
-    (r"\bhalv(?:e|es|ed|ing)\b|减半|一半", "0.5x"),
+    (r"\bhalv(?:e|es|ed|ing)\b|\bin half\b|减半|一半", "0.5x"),
     (r"\btwo times\b", "2x"),
     (r"\bthree times\b", "3x"),
     (r"\bfour times\b", "4x"),
@@ -100,6 +101,7 @@ _COMPILED = tuple((re.compile(pattern), replacement) for pattern, replacement in
 
 def normalize(text: str) -> str:
     """Return `text` in canonical form (case kept): NFKC, ASCII hyphens and quotes, LaTeX and number words rewritten."""
+    text = _CIRCLED.sub(lambda m: f"({ord(m.group()) - 0x245F})", text)  # ③ is an item number, not a count
     text = unicodedata.normalize("NFKC", text)
     text = _HYPHENS.sub("-", text)
     text = _DOUBLE_QUOTES.sub('"', text)

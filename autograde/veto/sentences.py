@@ -7,10 +7,11 @@ from dataclasses import dataclass
 # A sentence ends at Chinese or full-width stops, ! ? ; (either width), or an English period followed by space.
 _STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no)|\d)\.$", re.IGNORECASE)
-_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", re.IGNORECASE)
+_BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）\s]*$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9_⟨⟩']+")
+_HAS_WORD = re.compile(r"\w")
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,8 @@ class Sentence:
 
     text: str
     """The original text, stripped of surrounding space and a leading bullet marker."""
+    start: int = 0
+    """Where `text` starts in the answer."""
 
     @property
     def is_question(self) -> bool:
@@ -26,24 +29,33 @@ class Sentence:
         return bool(_QUESTION_END.search(self.text))
 
 
-def split_sentences(answer: str) -> list[Sentence]:
-    """The non-empty sentences of `answer`, in order."""
+def split_sentences(answer: str, max_chars: int | None = None) -> list[Sentence]:
+    """The non-empty sentences of `answer`, in order; one longer than `max_chars` is read as pieces of that length,
+    each cut after its last clause break (a comma or 、) where it has one."""
     sentences: list[Sentence] = []
     start = 0
     for stop in _STOP.finditer(answer):
-        if stop.group().startswith(".") and _ABBREVIATION.search(answer[max(0, stop.start() - 6) : stop.start() + 1]):
+        if stop.group().startswith(".") and _ABBREVIATION.search(answer, max(0, stop.start() - 6), stop.start() + 1):
             continue
-        _append(sentences, answer[start : stop.end()])
+        _append(sentences, answer, start, stop.end(), max_chars)
         start = stop.end()
-    _append(sentences, answer[start:])
+    _append(sentences, answer, start, len(answer), max_chars)
     return sentences
 
 
-def _append(sentences: list[Sentence], piece: str) -> None:
-    """Add `piece` as a sentence unless it holds no words."""
-    text = _BULLET.sub("", piece.strip()).strip()
-    if re.search(r"\w", text):
-        sentences.append(Sentence(text))
+def _append(sentences: list[Sentence], answer: str, start: int, end: int, max_chars: int | None) -> None:
+    """Add answer[start:end] as a sentence (or pieces of at most `max_chars`) unless it holds no words."""
+    while max_chars is not None and end - start > max_chars:
+        cut = max(answer.rfind(",", start, start + max_chars), answer.rfind("，", start, start + max_chars), answer.rfind("、", start, start + max_chars))
+        cut = cut + 1 if cut > start + max_chars // 2 else start + max_chars
+        _append(sentences, answer, start, cut, None)
+        start = cut
+    piece = answer[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    bullet = _BULLET.match(piece, lead)
+    text = piece[bullet.end() if bullet else lead :].strip()
+    if _HAS_WORD.search(text):
+        sentences.append(Sentence(text, start + piece.index(text, lead) if text else start))
 
 
 def split_clauses(
@@ -71,9 +83,13 @@ def split_clauses(
     return merged or [(0, len(sentence))]
 
 
+ASIDE_REACH = 8
+"""Clauses back from a closing parenthesis within which its aside must have opened to resume the clause it interrupted."""
+
+
 def _resumed_clause(sentence: str, merged: list[tuple[int, int]]) -> int | None:
     """The index of the clause that an aside closing here interrupted, if the aside opened within the sentence."""
-    for index in range(len(merged) - 1, -1, -1):
+    for index in range(len(merged) - 1, max(-1, len(merged) - 1 - ASIDE_REACH), -1):
         a, b = merged[index]
         if sentence.count("(", a, b) > sentence.count(")", a, b):
             return index - 1 if sentence[a] == "(" and index > 0 else index

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -53,39 +54,72 @@ class StageTagger:
         between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped.
         """
         found: list[Mention] = []
+        depth, counted = 0, 0
         for m in TAG.finditer(tagged):
             before = tagged[max(0, m.start() - 24) : m.start()]
             after = _ASIDE.sub("", tagged[m.end() : m.end() + 64], count=1)[:16]
-            listed = bool(found) and found[-1].reference and _LIST_SEPARATOR.fullmatch(tagged[found[-1].end : m.start()])
-            listed = listed or bool(found) and found[-1].reference and _GLOSS.fullmatch(tagged[found[-1].end : m.start()])
+            between = tagged[found[-1].end : m.start()] if found else ""
+            listed = bool(found) and found[-1].reference and len(between) < 24 and bool(_LIST_SEPARATOR.fullmatch(between) or _GLOSS.fullmatch(between))
             reference = bool(self._before.search(before) or self._after.search(after) or listed)
-            aside = tagged.count("(", 0, m.start()) > tagged.count(")", 0, m.start())
-            found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
+            depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
+            counted = m.start()
+            found.append(Mention(m.start(), m.end(), m.group(1), reference, depth > 0))
         return found
 
 
 def subject_at(
     mentions: Sequence[Mention], clause: tuple[int, int], position: int, topic: str | None, reach: int | None = None
 ) -> str | None:
-    """The stage a claim at `position` is about.
+    """The stage a claim at `position` is about (see SubjectIndex.at)."""
+    return SubjectIndex(mentions).at(clause, position, topic, reach)
 
-    The nearest subject mention before it in its clause, else the first after it in the clause (or, given a
-    `reach`, within that many characters, as in "2Ψ (stage 1/2)"), else the last one earlier in the sentence
-    outside parentheses, else the topic.
-    """
-    subjects = [m for m in mentions if not m.reference]
-    start, end = clause
-    before = [m for m in subjects if start <= m.start and m.end <= position]
-    if before:
-        return before[-1].stage
-    limit = end if reach is None else position + reach
-    after = [m for m in subjects if position <= m.start < limit]
-    if after:
-        return after[0].stage
-    earlier = [m for m in subjects if m.end <= start and not m.aside]
-    if earlier:
-        return earlier[-1].stage
-    return topic
+
+class SubjectIndex:
+    """A sentence's subject mentions (not references), for finding the one a claim is about by bisection."""
+
+    def __init__(self, mentions: Sequence[Mention], others: frozenset[str] = frozenset()) -> None:
+        self._others = others
+        """Other axes and techniques: subjects only when named before the claim ("SP splits activations", not "needs SP")."""
+        self._subjects = [m for m in mentions if not m.reference]
+        self._starts = [m.start for m in self._subjects]
+        self._ends = [m.end for m in self._subjects]
+        self._outside_aside: list[int] = []
+        """For each subject, the index of the last subject up to it that is not inside an aside (-1 when none)."""
+        last = -1
+        for index, mention in enumerate(self._subjects):
+            last = last if mention.aside else index
+            self._outside_aside.append(last)
+
+    def at(self, clause: tuple[int, int], position: int, topic: str | None, reach: int | None = None) -> str | None:
+        """The stage a claim at `position` is about.
+
+        The nearest subject mention before it in its clause, else the first after it in the clause (or, given a
+        `reach`, within that many characters, as in "2Ψ (stage 1/2)"), else the last one earlier in the sentence
+        outside parentheses, else the topic.
+        """
+        start, end = clause
+        before = bisect_right(self._ends, position) - 1
+        if before >= 0 and self._subjects[before].start >= start:
+            return self._subjects[before].stage
+        limit = end if reach is None else position + reach
+        after = bisect_left(self._starts, position)
+        while after < len(self._subjects) and self._starts[after] < limit and self._subjects[after].stage in self._others:
+            after += 1
+        if after < len(self._subjects) and self._starts[after] < limit:
+            return self._subjects[after].stage
+        earlier = bisect_right(self._ends, start) - 1
+        if earlier >= 0 and self._outside_aside[earlier] >= 0:
+            return self._subjects[self._outside_aside[earlier]].stage
+        return topic
+
+    def between(self, low: int, high: int, but: str | None = None) -> set[str]:
+        """The stages of the subject mentions that start in [low, high), except `but`."""
+        return {m.stage for m in self._subjects[bisect_left(self._starts, low) : bisect_left(self._starts, high)]} - {but}
+
+    def first_from(self, low: int, high: int) -> Mention | None:
+        """The first subject mention that starts in [low, high)."""
+        index = bisect_left(self._starts, low)
+        return self._subjects[index] if index < len(self._subjects) and self._starts[index] < high else None
 
 
 def last_subject(mentions: Sequence[Mention], topic: str | None) -> str | None:

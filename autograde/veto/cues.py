@@ -1,0 +1,234 @@
+"""The cue book: stage names, stance and structure cues and the word classes of claims, compiled from cues.yaml."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from autograde.veto.first_chars import with_fast_start
+from autograde.veto.ledger import LedgerReader
+from autograde.veto.memory_formula import FormulaReader
+from autograde.veto.normalize import normalize
+from autograde.veto.quantities import QuantityCues
+from autograde.veto.stages import StageTagger, tag
+from autograde.veto.stance import StanceCues
+
+CUES_PATH = Path(__file__).with_name("cues.yaml")
+_MACRO = re.compile(r"\{(~\d+|@[a-z0-9]+|[a-z_][a-z0-9_]*)\}")
+_NOT_WORDS = re.compile(r"[\W_]+")
+_PLACEHOLDER_PREFIX = re.compile(r"(?:todo|tbd|fixme)\b")
+PLACEHOLDER_CHARS = 40
+"""Longer than this, an answer is no template placeholder (the longest is "not written yet")."""
+
+
+class CueError(ValueError):
+    """cues.yaml is malformed; the message names the entry."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of an answer is read."""
+
+    answer_chars: int
+    sentence_chars: int
+
+
+@dataclass(frozen=True)
+class NotSharding:
+    """A reading that looks like a sharding claim about these stages and states but says something else."""
+
+    stages: frozenset[str]
+    states: frozenset[str]
+    when: re.Pattern[str]
+    """Words in the clause that tell ("自己那份", "the updated parameters")."""
+
+
+@dataclass(frozen=True)
+class ScalingReading:
+    """One way of saying that per-GPU memory has no floor (see `scaling` in cues.yaml)."""
+
+    claim: str
+    says: re.Pattern[str]
+    needs: re.Pattern[str] | None
+    clause_needs: re.Pattern[str] | None
+    limited: re.Pattern[str] | None
+    limited_sentence: re.Pattern[str] | None
+    denied: bool
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """The scaling readings, the stages they are read for, and the words a sentence needs for any of them."""
+
+    stages: frozenset[str]
+    gate: re.Pattern[str]
+    readings: tuple[ScalingReading, ...]
+
+
+@dataclass(frozen=True)
+class CueBook:
+    """Everything the claim readers read from cues.yaml."""
+
+    limits: Limits
+    tagger: StageTagger
+    others: frozenset[str]
+    """Tags of parallelism axes and memory techniques other than ZeRO (TP, SP, CP, PP, recomputation, accumulation)."""
+    stance: StanceCues
+    quantities: QuantityCues
+    ledger: LedgerReader
+    formulas: FormulaReader
+    words: Mapping[str, re.Pattern[str]]
+    """Every word class of `terms`, compiled (case-insensitive)."""
+    structure: Mapping[str, re.Pattern[str]]
+    """The clause-structure cues of `cues`, compiled."""
+    not_sharding: tuple[NotSharding, ...]
+    scaling: Scaling
+    placeholders: frozenset[str]
+    questions: Mapping[str, tuple[str, ...]]
+    topics: Mapping[str, str]
+
+    @classmethod
+    def from_file(cls, path: Path = CUES_PATH) -> CueBook:
+        """Load and compile `path`."""
+        data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cues = data["cues"]
+        terms = {**data["terms"], **data["terms_volume"]}
+        expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]))
+        names = {**data["stages"], **data["others"]}
+        try:
+            words = {name: with_fast_start(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
+            structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
+        except re.error as error:
+            raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
+        return cls(
+            limits=Limits(**data["limits"]),
+            tagger=StageTagger(names, cues["reference_before"], expand(cues["reference_after"])),
+            others=frozenset(data["others"]),
+            stance=StanceCues.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
+            quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
+            ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["names"]),
+            formulas=FormulaReader.from_cues({k: expand(v) for k, v in data["memory_formula"]["cues"].items()}),
+            words=words,
+            structure=structure,
+            not_sharding=tuple(
+                NotSharding(frozenset(e["stages"]), frozenset(e["states"]), _compile(expand(e["when"]))) for e in data["not_sharding"]
+            ),
+            scaling=Scaling(
+                frozenset(data["scaling"]["stages"]), _compile(data["scaling"]["gate"]), tuple(_reading(expand, r) for r in data["scaling"]["readings"])
+            ),
+            placeholders=frozenset(_key(p) for p in data["placeholders"]),
+            questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},
+            topics=data["topics"],
+        )
+
+    def word(self, name: str) -> re.Pattern[str]:
+        """The compiled word class `name` of `terms`."""
+        return self.words[name]
+
+    def prepare(self, sentence: str) -> str:
+        """`sentence` normalised, stage-tagged and lower-cased: the form claims are read from."""
+        return self.tagger.tag(normalize(sentence))
+
+    def prepare_both(self, sentence: str) -> tuple[str, str]:
+        """`sentence` normalised, and also stage-tagged and lower-cased."""
+        normalized = normalize(sentence)
+        return normalized, self.tagger.tag(normalized)
+
+    def asserted_part(self, tagged: str, is_question: bool) -> str:
+        """The part of a prepared sentence that asserts: all of a statement, none of a question, and the
+        statement before a rhetorical tail ("ZeRO-3 会切激活，不然怎么叫 fully sharded？")."""
+        if not is_question:
+            return tagged
+        tail = self.structure["rhetorical_tail"].search(tagged)
+        statement = tagged[: tail.start()] if tail else ""
+        return "" if self.structure["question_forms"].search(statement) else statement
+
+    def is_placeholder(self, answer: str) -> bool:
+        """Whether `answer` is empty or a template placeholder ("TODO", "YOUR ANSWER HERE", "略")."""
+        stripped = answer.strip().lower()
+        if len(stripped) > PLACEHOLDER_CHARS:
+            return bool(_PLACEHOLDER_PREFIX.match(stripped))
+        return _key(answer) in self.placeholders or bool(_PLACEHOLDER_PREFIX.match(stripped))
+
+    def echoes(self, normalized: str, question: str | None) -> bool:
+        """Whether a normalised sentence only repeats (part of) the question prompt."""
+        key = _NOT_WORDS.sub("", normalized.lower())
+        prompts = self.questions.get(question or "", ()) or tuple(p for ps in self.questions.values() for p in ps)
+        return len(key) >= 8 and any(key in prompt for prompt in prompts)
+
+
+_STRUCTURE = {
+    "clause_breaks": "{}",
+    "clause_joiners": "{}",
+    "barriers": "{}",
+    "strong_breaks": "{}",
+    "subordinate": r"[\s,:;()—-]*(?:{})",
+    "relative_opener": r"\s*(?:{})",
+    "pronouns": "{}",
+    "object_pronoun": "{}",
+    "disposal_pronoun": "{}",
+    "inclusion": r"(?:{})\s*(?:the\s+|even\s+|their\s+|its\s+)?$",
+    "own_verb": r"\s*(?:{})",
+    "rhetorical_tail": "{}",
+    "question_forms": "{}",
+}
+"""The entries of `cues` about clause structure (the others are stance cues), each with where it must match."""
+
+
+def _reading(expand: _Expander, entry: Mapping[str, Any]) -> ScalingReading:
+    """One scaling reading of cues.yaml, compiled."""
+    def optional(key: str) -> re.Pattern[str] | None:
+        return _compile(expand(entry[key])) if key in entry else None
+
+    return ScalingReading(
+        entry["claim"], _compile(expand(entry["says"])), optional("needs"), optional("clause_needs"), optional("limited"),
+        optional("limited_sentence"), bool(entry.get("denied")),
+    )
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    """A case-insensitive pattern, led by the characters a match can start with."""
+    return with_fast_start(pattern, re.IGNORECASE)
+
+
+def _key(text: str) -> str:
+    """`text` reduced to its lower-cased word characters, for comparing placeholders and prompts."""
+    return _NOT_WORDS.sub("", normalize(text).lower())
+
+
+class _Expander:
+    """Expands {term}, {@stage}, {@any}, {@other} and {~N} macros inside cue regexes."""
+
+    def __init__(self, terms: Mapping[str, str], gap_blockers: str, others: tuple[str, ...]) -> None:
+        self._terms = terms
+        self._gap = f"(?:(?!{gap_blockers})[^,;:。!?→])"  # an arrow separates steps, as a comma separates clauses
+        self._other = f"⟨(?:{'|'.join(others)})⟩"
+
+    def __call__(self, pattern: str, depth: int = 0) -> str:
+        if depth > 8:
+            raise CueError(f"cues.yaml: macro recursion too deep in {pattern[:60]!r}")
+        return _MACRO.sub(lambda m: self._one(m.group(1), depth), pattern)
+
+    def _one(self, name: str, depth: int) -> str:
+        if name.startswith("~"):
+            return f"{self._gap}{{0,{name[1:]}}}?"
+        if name == "@any":
+            return "⟨[a-z0-9]+⟩"
+        if name == "@other":
+            return self._other
+        if name.startswith("@"):
+            return re.escape(tag(name[1:]))
+        if name not in self._terms:
+            raise CueError(f"unknown term {{{name}}}; define it under `terms:` in cues.yaml")
+        return f"(?:{self(self._terms[name], depth + 1)})"
+
+
+@cache
+def cue_book() -> CueBook:
+    """The cue book shipped with the package, loaded once."""
+    return CueBook.from_file()

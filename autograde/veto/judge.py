@@ -1,0 +1,247 @@
+"""Judge a claim against the lesson's facts: the veto it earns when the student holds something the facts contradict."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from autograde.veto.claims import Claim
+from autograde.veto.facts import Facts
+
+SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-sharded", "wrong-comm-volume", "unbounded-scaling"
+
+
+def resolved(claim: Claim, facts: Facts) -> Claim:
+    """The claim with a relation resolved through the table: "same as ZeRO-2" → ZeRO-2's set; a volume compared with no
+    stage named → with the stage before (a multiple: with DDP)."""
+    others = facts.members(claim.other or "")
+    if claim.topic == "shards" and claim.relation == "same-as" and len(others) == 1:
+        return claim.with_value(facts.sharded[others[0]])
+    if claim.topic == "volume" and claim.relation and claim.other is None and claim.subject in facts.sharded:
+        return claim.with_other("ddp" if claim.relation == "ratio-to" else facts.previous(claim.subject))  # "more" than the stage before
+    return claim
+
+
+def verdict(claim: Claim, facts: Facts) -> tuple[str, ...]:
+    """The veto ids `claim` earns: none when the student's stance towards it agrees with the facts."""
+    if claim.stance in ("open", "reported"):
+        return ()
+    found = _JUDGES[claim.topic](claim, facts)
+    return (found,) if isinstance(found, str) else found or ()
+
+
+def _holds(claim: Claim, true: bool | None) -> bool | None:
+    """Whether the student's view of a claim whose truth is `true` is wrong: they assert a false claim (read with
+    negations counted over the whole clause) or deny a true one (counted only near it, and bound strictly)."""
+    if true is None:
+        return None
+    if not true:
+        return claim.stance == "asserted"
+    return claim.narrow_stance == "denied" and claim.stance == "denied" and "loose" not in claim.flags
+
+
+def _shards(claim: Claim, facts: Facts) -> str | None:
+    """What a stage divides over the ranks: each state alone, a whole set ("only"), or a set related to another stage."""
+    members = facts.members(claim.subject)
+    if not members or "ddp" in members:
+        return None
+    states: frozenset[str] = claim.value  # type: ignore[assignment]
+    if claim.relation == "first-at":
+        return SHARD_TARGET if claim.stance == "asserted" and any(facts.first_sharding(s) != claim.subject for s in states) else None
+    if claim.relation == "same-as":
+        return _same_set(claim, facts, members)
+    if claim.relation == "adds-over":
+        return _adds_over(claim, facts, members, states)
+    if claim.exact:  # "ZeRO-1 and ZeRO-2 both shard only the optimizer states" is said of each
+        each = len(members) == 1 or claim.subject in facts.each
+        wrong = each and claim.sharded and claim.stance == "asserted" and any(states != facts.sharded[m] for m in members)
+        return (ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET) if wrong else None
+    (state,) = states
+    if claim.subject in facts.groups and claim.subject not in facts.each and state not in facts.never_sharded:
+        return None  # what "ZeRO" in general shards depends on the stage: only what no stage shards can be judged
+    truths = {state in facts.sharded[m] and state not in facts.never_sharded for m in members}
+    if len(truths) != 1:
+        return None  # the stages named disagree ("ZeRO-1/2 shard the gradients"): no one truth to hold it against
+    true = truths.pop() == claim.sharded
+    if state in facts.never_sharded:
+        return ACTIVATIONS if claim.sharded and claim.stance == "asserted" and not true else None
+    if claim.sharded and "temporary" in claim.flags and true:
+        return None  # "临时拼出的全量参数不会被 N_d 除掉" denies nothing about what is stored
+    if "asked" in claim.flags and (not claim.sharded or true):
+        return None  # a state kept whole, or denied sharding, with no stage named may be plain DP's
+    return SHARD_TARGET if _holds(claim, true) else None
+
+
+def _same_set(claim: Claim, facts: Facts, members: tuple[str, ...]) -> str | None:
+    """"Stage A shards the same as stage B": wrong when their sets differ."""
+    others = facts.members(claim.other or "")
+    if len(members) != 1 or len(others) != 1 or "ddp" in others:
+        return None
+    return SHARD_TARGET if claim.stance == "asserted" and facts.sharded[members[0]] != facts.sharded[others[0]] else None
+
+
+def _adds_over(claim: Claim, facts: Facts, members: tuple[str, ...], states: frozenset[str]) -> str | None:
+    """"Stage A shards X on top of stage B": wrong when A does not shard X, or X holds nothing B does not shard already."""
+    if len(members) != 1 or claim.stance != "asserted" or not claim.sharded:
+        return None
+    stage = members[0]
+    other = claim.other or facts.previous(stage)
+    others = facts.members(other or "")
+    if len(others) != 1:
+        return None
+    if states & facts.never_sharded:
+        return ACTIVATIONS
+    added = facts.sharded[stage] - facts.sharded[others[0]]
+    return SHARD_TARGET if not states <= facts.sharded[stage] or not states & added else None
+
+
+def _identity(claim: Claim, facts: Facts) -> str | None:
+    """"Stage A is stage B": wrong for two different ZeRO stages."""
+    return SHARD_TARGET if claim.stance == "asserted" and claim.value != claim.subject else None
+
+
+def _scaling(claim: Claim, facts: Facts) -> str | None:
+    """Per-GPU memory without a floor: wrong, since the activations are never sharded and stay on every rank."""
+    if not facts.never_sharded:
+        return None
+    held = claim.narrow_stance == "denied" and claim.stance == "denied" if claim.negated_form else claim.stance == "asserted"
+    return SCALING if held else None
+
+
+def _memory(claim: Claim, facts: Facts) -> str | None:
+    """A stage's per-GPU static memory: wrong when its split is not the stage's, nor that of another stage the sentence
+    names (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
+    if claim.subject not in facts.sharded or claim.stance != "asserted":
+        return None
+    named = {facts.memory_split(s) for s in (claim.other or "").split(",") if s in facts.sharded}
+    right = facts.memory_split(claim.subject)
+    return SHARD_TARGET if claim.value != right and claim.value not in named - {right} else None
+
+
+_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d"})
+"""Volumes that no collective moves per rank: each moves a constant multiple of Ψ whatever N_d."""
+
+
+def _volume(claim: Claim, facts: Facts) -> str | None:
+    """What a stage, a collective or a sum of collectives moves per step."""
+    if claim.stance != "asserted":
+        return None
+    value = claim.value
+    if value in _FIXED_WRONG:
+        return VOLUME
+    if claim.subject == "ledger":
+        total, parts = value  # type: ignore[misc]
+        known = all(c in facts.units for c, _ in parts)
+        return VOLUME if known and total != sum(facts.units[c] * n for c, n in parts) else None
+    if claim.subject == "each collective":
+        return VOLUME if any(unit != facts.units[str(claim.other)] for unit in facts.units.values()) else None
+    if claim.subject in facts.units:
+        if claim.relation is not None:
+            return VOLUME if _wrong_ratio(facts.units[claim.subject], claim, facts.units.get(str(claim.other))) else None
+        return VOLUME if value != facts.units[claim.subject] else None
+    members = facts.members(claim.subject)
+    if not members:
+        return None
+    wrong = [_wrong_volume(claim, facts, m) for m in members]
+    return VOLUME if _by_group(claim, facts, wrong) else None
+
+
+def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
+    """Whether the claim is wrong about one stage's volume (None: it says nothing checkable about it)."""
+    own = facts.volume(stage)
+    if claim.relation is None:
+        if claim.value == own or _ring_factor(own, float(claim.value)):  # type: ignore[arg-type]
+            return False
+        if not claim.marked and (claim.value == 1 or f"beside:{own:g}" in claim.flags):
+            return None  # a bare Ψ is mostly one collective's; a right total beside a wrong one is a correction
+        return True
+    other = claim.other or ("ddp" if claim.relation == "ratio-to" else facts.previous(stage))
+    others = facts.members(other or "")
+    if len(others) != 1 or others[0] == stage:
+        return None
+    return _wrong_ratio(own, claim, facts.volume(others[0]))
+
+
+RING_RANKS = 4
+"""Fewest ranks for which a volume given with the ring's (N_d − 1)/N_d factor ("(7/8)Ψ + (7/8)Ψ = 1.75Ψ") is read as exact."""
+
+
+def _ring_factor(right: float, value: float) -> bool:
+    """Whether `value` is `right` times (N_d − 1)/N_d for some whole N_d of at least RING_RANKS."""
+    if value.is_integer() or not 0 < value < right:
+        return False
+    ranks = right / (right - value)
+    return ranks >= RING_RANKS and abs(ranks - round(ranks)) < 1e-6
+
+
+def _wrong_ratio(own: float, claim: Claim, theirs: float | None) -> bool | None:
+    """Whether `own` stands to `theirs` otherwise than the claim's relation says."""
+    if theirs is None:
+        return None
+    if claim.relation == "ratio-to":
+        return abs(own - float(claim.value) * theirs) > 1e-9  # type: ignore[arg-type]
+    return not {"more-than": own > theirs, "less-than": own < theirs, "same-as": own == theirs}[str(claim.relation)]
+
+
+JUDGED_PHASES = frozenset({"after-update"})
+"""Phases a step claim is judged at: the optimizer step. A forward or backward pass only qualifies the collective
+("ZeRO-1 all-gathers before the next forward" is loose wording, not a wrong step)."""
+
+
+def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
+    """A collective a stage runs: what it carries, when, whether it is extra, how often, or that it runs at all."""
+    collective, carries, when, extra, count = claim.value  # type: ignore[misc]
+    members = facts.members(claim.subject)
+    if not members or "ddp" in members:
+        return None
+    phase = when if when in JUDGED_PHASES else None
+    if claim.exact:  # "ZeRO-1 只需要 reduce-scatter": the stage runs that collective and no other
+        named = {flag.split(":", 1)[1] for flag in claim.flags if flag.startswith("names:")}
+        wrong = [{s.collective for s in facts.steps[m]} - named != {collective} for m in members]  # "只做 RS，更新后再 AG" names the rest
+        return VOLUME if claim.stance == "asserted" and _by_group(claim, facts, wrong) else None
+    if claim.stance == "denied":
+        phase = when if "pass" in claim.flags else phase  # "FSDP 反向时不需要再 all-gather 参数" denies the backward gather
+        if extra or claim.narrow_stance != "denied" or "source" in claim.flags or (when and phase is None) or (phase is None and carries is None and "qualified" in claim.flags):
+            return None  # "ZeRO-1 不需要额外的 all-gather", "ZeRO-2 前向不需要 all-gather": no step of the stage denied
+        right = [not _wrong_step(facts, m, collective, carries, phase, False, count) for m in members]
+        return VOLUME if _by_group(claim, facts, right) else None
+    wrong = [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in members]
+    if not _by_group(claim, facts, wrong):
+        return None
+    if carries in facts.never_sharded:
+        return (ACTIVATIONS, VOLUME) if {"counted", "source"} & claim.flags else ACTIVATIONS
+    return VOLUME
+
+
+def _wrong_step(facts: Facts, stage: str, collective: str | None, carries: str | None, when: str | None, extra: bool, count: int | None) -> bool:
+    """Whether the stage runs no such step."""
+    if extra:
+        previous = facts.previous(stage)
+        if previous is None:
+            return False
+        candidates = facts.extra_steps(stage, previous)
+    else:
+        candidates = list(facts.steps[stage])
+    matching = [
+        s for s in candidates
+        if (collective is None or s.collective == collective) and (carries is None or s.carries == carries) and (when is None or s.when == when)
+    ]
+    if count is not None and count > 1 and not extra:
+        return len(matching) != count
+    return not matching
+
+
+def _by_group(claim: Claim, facts: Facts, wrong: list[bool | None]) -> bool:
+    """Whether a claim judged per member is wrong: for a stage, when it is wrong about it; for a group named as each of
+    its stages ("ZeRO-1/2"), when wrong about one; for ZeRO in general, when wrong about all."""
+    if claim.subject in facts.groups and claim.subject not in facts.each:
+        return all(w is True for w in wrong)
+    return any(w is True for w in wrong)
+
+
+_JUDGES: dict[str, Callable[[Claim, Facts], str | tuple[str, ...] | None]] = {
+    "shards": _shards,
+    "identity": _identity,
+    "memory": _memory,
+    "volume": _volume,
+    "step": _step,
+    "scaling": _scaling,
+}

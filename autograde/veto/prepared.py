@@ -1,0 +1,153 @@
+"""A sentence prepared for reading claims: its tagged text, stage mentions, clauses, stance cues and the stage it is about."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from autograde.veto.cues import CueBook
+from autograde.veto.stages import Mention, SubjectIndex
+from autograde.veto.stance import SentenceStance, Stance
+
+PRONOUN_REACH = 12
+"""Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
+MAIN_CLAUSE_REACH = 8
+"""Characters after a subordinate clause within which the main clause must name its stage to lend it as the subject."""
+
+
+@dataclass
+class PreparedSentence:
+    """One sentence of an answer as the claim readers see it."""
+
+    text: str
+    """Normalised, stage-tagged and lower-cased."""
+    book: CueBook
+    mentions: list[Mention]
+    clauses: list[tuple[int, int]]
+    topic: str | None
+    """The stage earlier sentences (or the question) were about."""
+    asked_topic: bool
+    """Whether the topic is only the question's, no stage the answer itself has named yet."""
+    previous_question: str
+    """The question right before this sentence, which this one answers ("显存不够？加卡就解决了。")."""
+    previous_text: str
+    """The sentence right before this one, whose last object noun a pronoun here may stand for."""
+    next_text: str
+    """The sentence after this one, whose opening may refute or endorse a claim here ("That's wrong.")."""
+    quotes: list[tuple[int, int]]
+    """Spans that quote a whole claim, which the student reports rather than asserts."""
+    _stance: SentenceStance | None = None
+    _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    _clause_starts: list[int] = field(default_factory=list)
+    subjects: SubjectIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._clause_starts = [a for a, _ in self.clauses]
+        self.subjects = SubjectIndex(self.mentions, self.book.others)
+
+    def spans(self, word: str) -> list[tuple[int, int]]:
+        """Where the word class `word` of the cue book occurs, found once."""
+        return self.matches(self.book.word(word))
+
+    def matches(self, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+        """Where a compiled pattern matches the sentence, found once (readings that share a pattern share the search)."""
+        if pattern.pattern not in self._spans:
+            self._spans[pattern.pattern] = [m.span() for m in pattern.finditer(self.text)]
+        return self._spans[pattern.pattern]
+
+    def has(self, word: str, low: int = 0, high: int | None = None) -> bool:
+        """Whether the word class occurs within text[low:high]."""
+        high = len(self.text) if high is None else high
+        return any(low <= a and b <= high for a, b in self.spans(word))
+
+    def has_unexcluded(self, word: str, low: int = 0, high: int | None = None) -> bool:
+        """Whether the word class occurs within text[low:high] other than as an excluded noun or in a quote."""
+        return self.present(self.book.word(word), low, high)
+
+    def present(self, pattern: re.Pattern[str], low: int = 0, high: int | None = None) -> bool:
+        """Whether `pattern` occurs within text[low:high] other than as an excluded noun ("not TP", "without SP") or inside
+        a quoted claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
+        high = len(self.text) if high is None else high
+        return any(
+            low <= a and b <= high and not self.book.stance.negated_before(self.text, a) and not any(q0 <= a < q1 for q0, q1 in self.quotes)
+            for a, b in self.matches(pattern)
+        )
+
+    def clause_around(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the clauses that `start:end` touches."""
+        first = max(0, bisect_right(self._clause_starts, start) - 1)
+        last = max(first, bisect_right(self._clause_starts, max(start, end - 1)) - 1)
+        return self.clauses[first][0], self.clauses[last][1]
+
+    @property
+    def stance(self) -> SentenceStance:
+        """The sentence's stance cues, found the first time a claim in it needs them."""
+        if self._stance is None:
+            self._stance = self.book.stance.read(self.text, self.quotes, self.next_text)
+        return self._stance
+
+    def stances(self, clause: tuple[int, int], start: int, end: int, window: int) -> tuple[Stance, Stance]:
+        """(wide, narrow) stance of the claim at `start:end`: negations counted over the clause, or within `window`."""
+        return self.stance.stance(clause, start, end), self.stance.stance(clause, start, end, window)
+
+    def subject(self, clause: tuple[int, int], position: int, reach: int | None = None, marked: bool = False) -> str | None:
+        """The stage (or other axis or technique) the claim at `position` is about (see `subject_at`); a `reach` after it stops at a strong break.
+
+        A stated total (given a `reach`) gets the question's topic only beside a stage it is compared with ("2Ψ, the
+        same as stage 1") or when it is `marked` as the step's total ("the total is 2Ψ"): an unnamed "RS + AG = 2Ψ" in
+        a ZeRO-3 answer is usually the baseline itself.
+        """
+        if self._pronoun_for_collective(clause, position):
+            return None
+        owner = self._glossed_stage(position) or self._main_clause_stage(clause, position)
+        if owner is not None:
+            return owner
+        topic = self.topic
+        if reach is not None:
+            stop = self.book.structure["strong_breaks"].search(self.text, position, position + reach)
+            reach = stop.start() - position if stop else reach
+            topic = None if self.asked_topic and not self.mentions and not marked else topic
+        return self.subjects.at(clause, position, topic, reach)
+
+    def _glossed_stage(self, position: int) -> str | None:
+        """The stage an aside glosses when the claim is inside it ("在 ZeRO-2（已切分优化器状态和参数）的基础上")."""
+        opened = self.text.rfind("(", max(0, position - 400), position)
+        if opened == -1 or ")" in self.text[opened:position]:
+            return None
+        return next((m.stage for m in self.mentions if m.end <= opened and not self.text[m.end : opened].strip()), None)
+
+    def _main_clause_stage(self, clause: tuple[int, int], position: int) -> str | None:
+        """The stage opening the main clause after a subordinate one that names none ("因为参数被切，ZeRO-3 才需要…")."""
+        if not self.book.structure["subordinate"].match(self.text, clause[0]):
+            return None
+        if self.subjects.first_from(clause[0], position) is not None:
+            return None
+        following = self.subjects.first_from(clause[1], clause[1] + MAIN_CLAUSE_REACH)
+        return following.stage if following else None
+
+    def _pronoun_for_collective(self, clause: tuple[int, int], position: int) -> bool:
+        """Whether the claim's subject is a pronoun for a collective that is the subject of the clause before
+        ("说 RS 快两倍，就是指它只传一半"), not for a stage that acts through one ("ZeRO-3 all-gathers …, so it moves 2Ψ")."""
+        if not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position):
+            return False
+        if self.subjects.first_from(clause[0], position) is not None:
+            return False
+        ops = self.spans("op")
+        index = bisect_right(ops, (clause[0], clause[0])) - 1
+        while index >= 0 and ops[index][1] > clause[0]:
+            index -= 1
+        if index < 0:
+            return False
+        antecedent = ops[index][1]
+        own_clause = self.clause_around(antecedent - 1, antecedent)
+        return self.subjects.first_from(own_clause[0], antecedent) is None
+
+    def spans_of(self, structure: str) -> list[tuple[int, int]]:
+        """Where the structure cue `structure` of the cue book occurs, found once."""
+        return self.matches(self.book.structure[structure])
+
+
+def _starts_within(spans: list[tuple[int, int]], low: int, high: int) -> bool:
+    """Whether one of the sorted `spans` starts in [low, high)."""
+    index = bisect_right(spans, (low, -1))
+    return index < len(spans) and spans[index][0] < high

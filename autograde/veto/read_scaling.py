@@ -1,0 +1,36 @@
+"""Read what a sentence says becomes of per-GPU memory as N_d grows: that it vanishes, or that any context then fits,
+unless the sentence limits the claim to the model states or pairs ZeRO with another axis."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from autograde.veto.claims import Claim
+from autograde.veto.prepared import PreparedSentence
+
+
+def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Every claim of `sentence` about per-GPU memory without a floor, by the cue book's scaling readings."""
+    book = sentence.book
+    if sentence.topic not in book.scaling.stages and not any(m.stage in book.scaling.stages for m in sentence.mentions):
+        return  # no stage whose memory the sentence could be about
+    if not book.scaling.gate.search(sentence.text):
+        return
+    for reading in book.scaling.readings:
+        said = sentence.matches(reading.says)
+        if not said:
+            continue
+        if reading.needs and not (reading.needs.search(sentence.text) or reading.needs.search(sentence.previous_question)):
+            continue
+        if reading.limited_sentence and sentence.present(reading.limited_sentence):
+            continue
+        for start, end in said:
+            clause = sentence.clause_around(start, end)
+            subject = sentence.subject(clause, start)
+            if subject not in book.scaling.stages:
+                continue
+            if reading.clause_needs and not sentence.present(reading.clause_needs, *clause):
+                continue
+            if reading.limited and sentence.present(reading.limited, *clause):
+                continue
+            yield Claim(subject, "scaling", reading.claim, start, end, negated_form=reading.denied)
+

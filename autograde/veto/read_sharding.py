@@ -1,0 +1,236 @@
+"""Read what a sentence says a stage shards: the states a sharding (or keep-whole) predicate acts on, whether only
+those, and any stage the set is related to ("same as ZeRO-2", "on top of ZeRO-1", "not until ZeRO-3")."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from autograde.veto.claims import Claim, Relation
+from autograde.veto.prepared import PreparedSentence
+
+STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
+          "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer")}
+"""Word classes of the cue book that name states, and the states of facts.yaml each stands for."""
+PREDICATES = (("shard", True), ("hold_fraction", True), ("keep_full", False))
+"""Word classes that say states are divided over the ranks (True) or kept whole on every rank (False)."""
+OBJECT_REACH = 120
+"""Characters between a predicate and a noun beyond which the noun is not its object."""
+RELATION_REACH = 64
+ONLY_REACH = 3
+"""Characters between "only" and the verb it restricts ("只切", "only shards", "shards only")."""
+"""Characters around a predicate within which a relation cue ("on top of ZeRO-2", "一样") relates its states."""
+_OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
+"""Articles and particles between a predicate and its direct object."""
+_ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
+
+
+def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Every claim of `sentence` about the states a stage shards or keeps whole."""
+    for word, sharded in PREDICATES:
+        for start, end in sentence.spans(word):
+            clause = sentence.clause_around(start, end)
+            subject = sentence.subject(clause, start)
+            relation, other = _relation(sentence, clause, subject, start, end)
+            subject = other if relation == "first-at" else subject  # "梯度要到 ZeRO-3 才切" is about the state
+            if relation == "adds-over" and subject == other and not sentence.stance.inside_aside(start):
+                # "ZeRO-3 就是 ZeRO-2 再加上参数分片": the subject is the stage before the cue
+                subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
+            if subject is None or _exempt(sentence, word, clause) or _not_a_claim(sentence, clause, start, end):
+                continue
+            bound = bound_states(sentence, clause, subject, start, end, word)
+            if "activations" in bound and _other_axis(sentence, clause):
+                del bound["activations"]
+            states = frozenset(
+                state for word_class in bound for state in STATES[word_class] if not _not_sharding(sentence, clause, subject, state)
+            )
+            if not states and relation == "same-as":
+                yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
+            if not states:
+                continue
+            exact = word == "shard" and _only(sentence, start, end)
+            if exact and relation == "adds-over" and not sentence.book.word("adds_right_before").search(sentence.text, max(0, start - 3), start):
+                relation, other = None, None  # "区别在于 ZeRO-2 只切梯度": the set is ZeRO-2's, not what it adds
+            strict = frozenset(state for word_class, is_strict in bound.items() if is_strict for state in STATES[word_class])
+            temporary = frozenset({"temporary"}) if sentence.has("temporary", *clause) else frozenset()
+            if sentence.asked_topic and not sentence.mentions:
+                temporary |= {"asked"}  # the stage is only the question's: "每张卡都持有完整参数" may describe plain DP
+            if exact or relation in ("adds-over", "first-at"):
+                flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
+                yield Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags)
+                continue
+            for state in sorted(states):
+                flags = temporary | (frozenset() if state in strict else frozenset({"loose"}))
+                yield Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags)
+    yield from _identities(sentence)
+
+
+def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
+    """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is
+    whole only for a while ("临时拼出的全量参数"), hybrid sharding replicates across nodes by design."""
+    if word == "keep_full" and (sentence.has("temporary", *clause) or sentence.has("hybrid_shard", *clause)):
+        return True
+    return False
+
+
+def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
+    destroy information"), or the action of a collective named right before ("reduce-scatter，把参数切分发到各卡")."""
+    text = sentence.text
+    if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
+        return True
+    opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
+    return opening is not None and any(b <= clause[0] and clause[0] - b <= 3 for _, b in sentence.spans("op"))
+
+
+def _not_sharding(sentence: PreparedSentence, clause: tuple[int, int], subject: str, state: str) -> bool:
+    """Whether the cue book says the clause only looks like a claim that `subject` shards or keeps whole `state`."""
+    return any(
+        subject in e.stages and state in e.states and e.when.search(sentence.text, *clause) for e in sentence.book.not_sharding
+    )
+
+
+def bound_states(
+    sentence: PreparedSentence, clause: tuple[int, int], subject: str, start: int, end: int, word: str = "shard"
+) -> dict[str, bool]:
+    """The state word classes the predicate at `start:end` acts on, each with whether it is bound strictly (no other
+    object noun between: the reading a denial needs).
+
+    A noun binds when it sits in the clause with no other stage, no other verb and no open aside between it and the
+    predicate; or it is what a relative clause ("activations, which ZeRO-3 also splits") or a pronoun ("partitions
+    them", "把它…分片") refers back to.
+    """
+    text = sentence.text
+    bound: dict[str, bool] = {}
+    antecedent = _antecedent(sentence, clause, start, end)
+    if antecedent is not None:
+        bound[antecedent] = True
+    direct = _direct_object(sentence, end, clause[1])
+    low_limit, high_limit = max(clause[0], start - OBJECT_REACH), min(clause[1], end + OBJECT_REACH)
+    later = [a for word, _ in PREDICATES for a, _ in sentence.spans(word) if end < a < high_limit]
+    high_limit = min([high_limit, *later])  # "只切梯度、不切优化器状态": a noun after the next verb is that verb's
+    for word_class in STATES:
+        for m_start, m_end in sentence.spans(word_class):
+            if not low_limit <= m_start < high_limit or sentence.book.stance.negated_before(text, m_start):
+                continue
+            if m_start < start and direct is not None and direct not in _class_starts(sentence, word_class):
+                continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
+            if m_start < start and word != "keep_full" and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
+                continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
+            if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
+                continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
+            low, high = (end, m_start) if m_start >= end else (m_end, start)
+            between = text[low:high] if low < high else ""
+            if sentence.subjects.between(low, high, but=subject):
+                continue  # another stage owns the object
+            if sentence.book.structure["barriers"].search(between) and not sentence.book.structure["inclusion"].search(between):
+                continue  # another verb owns it, unless it is listed as included ("…, including activations")
+            if between.count("(") != between.count(")"):
+                continue  # an aside has a claim of its own ("ZeRO-2 并不切（有人把它说成切参数，那是错的）")
+            if m_start < start and _NOUN_AFTER_COMMA(sentence).search(between):
+                continue  # "shards gradients, and parameters stay replicated": the nearer noun is the verb's subject
+            strict = not sentence.book.word("object_noun").search(between)
+            bound[word_class] = bound.get(word_class, False) or strict
+    return bound
+
+
+def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, int], m_start: int, m_end: int, start: int) -> bool:
+    """Whether a noun before an English predicate is the object of an English verb before it ("keeps the full
+    parameters … and shards only X"); in Chinese the object often comes first ("参数已经 shard 过了")."""
+    text = sentence.text
+    if _CJK.search(text, m_end, start):
+        return False
+    return bool(sentence.book.structure["barriers"].search(text, max(clause[0], m_start - 40), m_start))
+
+
+def _class_starts(sentence: PreparedSentence, word_class: str) -> set[int]:
+    """Where the word class's matches start."""
+    return {a for a, _ in sentence.spans(word_class)}
+
+
+def _NOUN_AFTER_COMMA(sentence: PreparedSentence) -> re.Pattern[str]:
+    """An object noun that opens a new piece (", and parameters …"): the subject of the verb after it."""
+    return sentence.book.word("noun_after_comma")
+
+
+def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> str | None:
+    """The state a relative clause or a pronoun object stands for: the noun right before "which", or the last object
+    noun before a pronoun right after the predicate ("partitions them") or fronted by 把/将 ("把它…分片"), in the
+    sentence or else the one before it ("…leaves activations unsharded; it partitions them")."""
+    text, structure = sentence.text, sentence.book.structure
+    if structure["relative_opener"].match(text, clause[0]):
+        before = text[max(0, clause[0] - 48) : clause[0]]
+        for word_class in STATES:
+            if any(not before[m.end() :].strip(" ,") for m in sentence.book.word(word_class).finditer(before)):
+                return word_class
+    filler = _OBJECT_FILLER.match(text, end, clause[1])
+    after = structure["object_pronoun"].match(text, filler.end() if filler else end, clause[1])
+    fronted = [m for m in structure["disposal_pronoun"].finditer(text, max(clause[0], start - OBJECT_REACH), start)
+               if not structure["barriers"].search(text, m.end(), start)]
+    position = after.start() if after else fronted[-1].start() if fronted else None
+    if position is None:
+        return None
+    nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.negated_before(text, a)]
+    if not nouns:
+        nouns = [m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)]
+    if not nouns:
+        return None
+    last = nouns[-1]
+    return next((c for c in STATES if sentence.book.word(c).fullmatch(last)), None)
+
+
+def _direct_object(sentence: PreparedSentence, end: int, limit: int) -> int | None:
+    """Where the object noun right after the predicate ending at `end` starts ("sharded the model states"), if any."""
+    filler = _OBJECT_FILLER.match(sentence.text, end, limit)
+    position = filler.end() if filler else end
+    return position if sentence.book.word("object_noun").match(sentence.text, position, limit) else None
+
+
+def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
+    """Whether the predicate is restricted to the states it names: "only" right before the verb ("只切优化器状态",
+    "only shards X") or, in English, right after it ("shards only X")."""
+    text = sentence.text
+    return any(
+        (0 <= start - b <= ONLY_REACH and not text[b:start].strip()) or (0 <= a - end <= ONLY_REACH and text[a:b] == "only")
+        for a, b in sentence.spans("only")
+    )
+
+
+def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
+    """Whether activations said to be split are another axis's or technique's: the sentence names TP, SP, CP, PP or recomputation, or a split along
+    the sequence or hidden dimension, and the clause names no ZeRO stage of its own."""
+    if not (any(m.stage in sentence.book.others for m in sentence.mentions) or sentence.has("other_axis_split")):
+        return False
+    return not any(clause[0] <= m.start < clause[1] and not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
+
+
+def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:
+    """How the clause relates the predicate's states to another stage, and which: the same set ("和 ZeRO-2 一样",
+    "does not change what is sharded compared with ZeRO-1"), the states added over it ("在 ZeRO-2 基础上", "比 ZeRO-1
+    多切", "additionally"), or the stage a state is first sharded at ("要到 ZeRO-3 才切")."""
+    low, high = max(clause[0], start - RELATION_REACH), min(clause[1], end + RELATION_REACH)
+    references = [m for m in sentence.mentions if low <= m.start < high and m.reference and m.stage != subject]
+    for a, b in sentence.spans("first_at"):
+        if low <= a < high:
+            stage = _ANY_TAG.search(sentence.text, a, b)
+            if stage:
+                return "first-at", stage.group(1)
+    for a, b in sentence.spans("adds_over"):
+        if low <= a < high:
+            named = _ANY_TAG.search(sentence.text, a, b)  # "= ZeRO-2 + …", "在 ZeRO-2 基础上": the stage in the cue
+            if named and not (named.group(1) == subject and sentence.stance.inside_aside(start)):
+                return "adds-over", named.group(1)
+            return "adds-over", references[0].stage if references else None  # an aside glossing the cue's stage
+    if references and any(low <= a < high for a, _ in sentence.spans("same")):
+        return "same-as", references[0].stage
+    return None, None
+
+
+def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), or "FSDP 就是 ZeRO-2 的
+    PyTorch 实现"."""
+    for a, b in sentence.spans("identity"):
+        tags = _ANY_TAG.findall(sentence.text, a, b)
+        if len(tags) == 2 and tags[0] != tags[1]:
+            yield Claim(tags[0], "identity", tags[1], a, b)

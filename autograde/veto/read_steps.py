@@ -1,0 +1,185 @@
+"""Read the collectives a sentence says a stage runs: what each carries, when it runs, whether it is one more than the
+stage before runs, how often, the only one, or where a part of the volume comes from."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from autograde.veto.claims import Claim
+from autograde.veto.ledger import NUMBER_WORDS
+from autograde.veto.prepared import PreparedSentence
+
+LIST_REACH = 12
+"""Characters before a collective within which another collective and a joiner make it an item of a list."""
+REPLACED_REACH = 16
+"""Characters around a collective within which a word says it is replaced or decomposed."""
+MODIFIER_REACH = 14
+"""Characters before a collective within which "extra", "uses" or "only" modifies it."""
+STEP_REACH = 32
+"""Characters between a collective and the state it carries."""
+PHASE_REACH = 48
+"""Characters between a collective and the phase it runs at ("all-gather of the updated parameters after the optimizer step")."""
+SOURCE_REACH = 48
+"""Characters after a stated source of volume ("the third Ψ comes from") within which its state, phase or collective is named."""
+COLLECTIVE_WORDS = (("ag", "all-gather"), ("gather", "all-gather"), ("rs", "reduce-scatter"), ("ar", "all-reduce"), ("broadcast", "broadcast"))
+"""Word classes of the collectives and their names in facts.yaml (a broadcast is in no stage's ledger)."""
+_PHASES = (("phase_update", "after-update"), ("phase_forward", "forward"), ("phase_backward", "backward"))
+"""Word classes that say when a collective runs, and the phase of facts.yaml each names."""
+_STATES = ("parameters", "gradients", "optimizer", "activations")
+"""Word classes of the states a collective can carry, named as in facts.yaml."""
+_SEPARATOR = re.compile(r"[,;]")
+
+
+def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """The collectives a stage is said to run: what each carries, when it runs, whether it is an extra one, or that the
+    stage uses it at all ("ZeRO-3 also needs an all-reduce", "ZeRO-1 的 all-gather 传的是梯度", "优化器更新后 all-gather")."""
+    for word, collective in COLLECTIVE_WORDS:
+        for start, end in sentence.spans(word):
+            clause = sentence.clause_around(start, end)
+            subject = sentence.subject(clause, start)
+            if subject is None or subject in sentence.book.others or sentence.has("not_a_step", *clause) or _replaced(sentence, clause, start, end):
+                continue
+            if word != "gather" and _sole_collective(sentence, clause, start, end):
+                named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
+                yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
+                continue
+            carries = _carries(sentence, clause, start, end)
+            when = _when(sentence, clause, start, end)
+            extra = _near_before(sentence, "extra", clause, start, MODIFIER_REACH)
+            uses = _near_before(sentence, "uses", clause, start, MODIFIER_REACH) and not sentence.has("not_a_use")
+            count = _count(sentence, start)
+            if carries is None and when is None and not extra and not uses and count is None:
+                continue
+            counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start)
+            flags = {"counted"} if carries == "activations" and counted else set()
+            if sentence.has("qualifies_use", *clause):
+                flags.add("qualified")
+            if when and word != "gather" and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
+                flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
+            yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
+    yield from _sources(sentence)
+
+
+def _in_a_list(sentence: PreparedSentence, start: int, end: int) -> bool:
+    """Whether the collective is one item of a sum or list ("不是前向AG+反向RS+更新后AG")."""
+    text = sentence.text
+    return bool(sentence.book.word("listed_after").match(text, end) or sentence.book.word("listed_before").search(text, max(0, start - LIST_REACH), start))
+
+
+def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the collective is named as what another replaces or splits into ("instead of an all-reduce", "把 AR 换成
+    RS + AG", "all-reduce = RS + AG"), not as a step the stage runs."""
+    text = sentence.text
+    return bool(
+        sentence.book.word("replaced_before").search(text, max(clause[0], start - REPLACED_REACH), start)
+        or sentence.book.word("replaced_after").match(text, end, min(clause[1], end + REPLACED_REACH))
+    )
+
+
+def _sole_collective(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the clause says the stage runs only this collective ("只需要一次 reduce-scatter", "only needs a RS"): "only"
+    right before it, not a comparison ("比起只做 RS"), not "merely" (只是), not one of a list, not what can be hidden."""
+    text = sentence.text
+    for a, b in sentence.spans("only_runs"):
+        if max(clause[0], start - MODIFIER_REACH) <= a and b <= start and sentence.book.word("only_filler").fullmatch(text, b, start):
+            return not (
+                sentence.has("step_capability", *clause)
+                or sentence.book.word("compared_before").search(text, max(clause[0], a - 8), a)
+                or sentence.book.word("listed_after").match(text, end)
+                or sentence.book.word("owned_after").match(text, end)
+            )
+    return False
+
+
+def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Where a part of a stage's volume is said to come from ("the third Ψ comes from the optimizer step", "多出来的 Ψ
+    是因为梯度也切了", "optimizer step 也需要同步"), read as an extra step carrying that state or run at that phase."""
+    if "ψ" not in sentence.text and not sentence.has("optimizer"):
+        return
+    for start, end in sentence.spans("volume_source"):
+        clause = sentence.clause_around(start, end)
+        subject = sentence.subject(clause, start)
+        if subject is None or subject in sentence.book.others:
+            continue
+        carries = _carries(sentence, clause, start, end, reach=SOURCE_REACH)
+        when = _when(sentence, clause, start, end, reach=SOURCE_REACH, inside=True)
+        collective = next((c for w, c in COLLECTIVE_WORDS if sentence.has(w, start, min(clause[1], end + SOURCE_REACH))), None)
+        if carries is None and when is None and collective is None:
+            continue
+        extra = sentence.has("extra_psi", start, end)
+        yield Claim(subject, "step", (collective, carries, when, extra, None), start, end, flags=frozenset({"source"}))
+
+
+def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int, reach: int = STEP_REACH) -> str | None:
+    """The state a collective moves: named right after it ("all-gather the gradients", "AG 梯度", "all-gather of
+    activations") or fronted ("把梯度 all-gather"), with no reason, negation or other collective between."""
+    text = sentence.text
+    best: tuple[int, str] | None = None
+    phases = sentence.spans("phase_update")
+    for state in _STATES:
+        for a, b in sentence.spans(state):
+            if any(p0 <= a < p1 for p0, p1 in phases):
+                continue  # "optimizer" in "the optimizer update" names when, not what
+            if clause[0] <= a and b <= clause[1] and end <= a <= end + reach:
+                between = text[end:a]
+            elif end <= a <= end + reach and sentence.book.word("fronted_next").fullmatch(text, end, a):
+                between = ""  # "reduce-scatter，把全量参数…": the clause after the collective says what it moves
+            elif clause[0] <= a and b <= start and start - b <= 12 and sentence.book.word("fronted").search(text, max(clause[0], a - 32), a):
+                between = text[b:start]
+            elif clause[0] <= a and b <= start and start - b <= 32 and sentence.book.word("passive_before").search(text, b, start):
+                between = ""  # "the optimizer shards, which must be broadcast": the state is the passive subject
+            else:
+                continue
+            if sentence.book.word("carry_blockers").search(between) or sentence.book.stance.negated_before(text, a):
+                continue
+            if sentence.book.word("named_as_sharded").match(text, b):
+                continue  # "为了配合优化器状态分片": the state is what is sharded, not what is moved
+            distance = abs(a - end)
+            if best is None or distance < best[0]:
+                best = (distance, state)
+    return best[1] if best else None
+
+
+def _when(
+    sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int, reach: int = PHASE_REACH, inside: bool = False
+) -> str | None:
+    """The phase a collective is said to run at ("优化器更新后", "after the optimizer step", "前向", "in the backward"),
+    the nearest one in the clause (or, for a stated source, one inside it: "the optimizer step needs a sync")."""
+    text = sentence.text
+    ops = [span for span in sentence.spans("op") if span != (start, end)]
+
+    def gap(o0: int, o1: int, a: int, b: int) -> float:
+        """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a
+        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather")."""
+        if o1 <= a:
+            return float("inf") if _SEPARATOR.search(text, o1, a) else a - o1
+        return max(0, o0 - b)
+
+    found = [
+        (distance, phase)
+        for word, phase in _PHASES
+        for a, b in sentence.spans(word)
+        if (clause[0] <= a < clause[1] or (b <= start and sentence.book.word("phase_lead").fullmatch(text, b, start))) and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
+        for distance in [0 if start <= a < end else gap(start, end, a, b)]
+        if distance != float("inf") and not any(gap(o0, o1, a, b) < distance for o0, o1 in ops)  # nearer another collective: its
+    ]
+    return min(found)[1] if found else None
+
+
+def _near_before(
+    sentence: PreparedSentence, word: str, clause: tuple[int, int], position: int, reach: int, filler: str = "collective_filler"
+) -> bool:
+    """Whether the word class ends right before `position` ("额外一次 all-reduce", "needs an all-gather"), in the clause."""
+    low = max(clause[0], position - reach)
+    between = sentence.book.word(filler)
+    return any(low <= a and b <= position and between.fullmatch(sentence.text, b, position) for a, b in sentence.spans(word))
+
+
+def _count(sentence: PreparedSentence, start: int) -> int | None:
+    """How many times a collective is said to run ("2次 reduce-scatter", "two reduce-scatters"), when more than once."""
+    for m in sentence.book.word("collective_count").finditer(sentence.text, max(0, start - 16), start):
+        if m.end() == start or not sentence.text[m.end() : start].strip():
+            number = next(g for g in m.groups() if g)
+            times = NUMBER_WORDS.get(number) or int(number)
+            return times if times > 1 else None
+    return None

@@ -1,0 +1,211 @@
+"""Read what a sentence says a stage or a collective communicates: stated totals, comparisons with another stage or
+collective, the ledger of collectives and their sums, and volumes per shard or growing with N_d."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from autograde.veto.claims import Claim, Relation
+from autograde.veto.ledger import Ledger
+from autograde.veto.prepared import PreparedSentence
+from autograde.veto.read_steps import COLLECTIVE_WORDS, step_claims
+from autograde.veto.stages import changed_to
+
+MEMORY_SIZED = 10
+"""A multiple of Ψ this large is a memory size (12Ψ of Adam states, 16Ψ in all), not what a step moves."""
+COMPARED_REACH = 24
+"""Characters around a comparison within which the collectives compared are named ("half the traffic of an all-reduce")."""
+QUANTITY_REACH = 16
+"""A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
+OWNER_REACH = 6
+"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ")."""
+SOLE_REACH = 40
+"""Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
+COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
+"""Word classes that compare a stage's volume with another's, and the relation each states."""
+_RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
+_CONTINUED = re.compile(r"\s*[+=]")
+_MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
+"""One more value added after a sum's first ("RS plus AG costs 2Ψ + 2Ψ")."""
+
+
+def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Every claim of `sentence` about communication volume."""
+    comm = sentence.book.word("comm")
+    if comm.search(sentence.text) or comm.search(sentence.previous_question):
+        if "ψ" in sentence.text:
+            yield from _totals(sentence)
+        yield from _comparisons(sentence)
+        yield from _collective_comparisons(sentence)
+    if "ψ" in sentence.text:
+        yield from _ledger(sentence)
+    yield from step_claims(sentence)
+    if "n_d" in sentence.text:
+        yield from _per_rank(sentence)
+
+
+def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Stated totals of Ψ, each owned by the stage it is given for; a value beside another of the same stage is
+    flagged with it (from 2Ψ to 3Ψ is a correction unless the first is marked as the sum)."""
+    text, quantities = sentence.text, sentence.book.quantities
+    owned = []
+    for q in quantities.totals(text):
+        if q.coefficient >= MEMORY_SIZED:
+            continue
+        clause = sentence.clause_around(q.start, q.end)
+        sole = _sole_total(sentence, clause, q.start)
+        marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
+        owner = changed_to(text, q.start) or _named_right_before(sentence, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
+        if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause):
+            continue
+        if owner == "zero3" and sentence.has("zero3_variant"):
+            continue  # FSDP without resharding after forward moves 2Ψ by design
+        if q.coefficient == 2 and sentence.has("ar_identity"):
+            continue  # "RS + AG = 2Ψ = AR": the all-reduce's volume, not the stage's
+        owned.append((q, owner, marked))
+    for q, owner, marked in owned:
+        beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
+        yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _named_right_before(sentence: PreparedSentence, start: int) -> str | None:
+    """The stage named right before a value, compared with or not ("vs DDP 2Ψ", "DDP 的 2Ψ", "DDP's 2Ψ"): its owner."""
+    for mention in sentence.mentions:
+        if 0 <= start - mention.end <= OWNER_REACH and sentence.book.word("owned_by").fullmatch(sentence.text, mention.end, start):
+            return mention.stage
+    return None
+
+
+def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
+    """Whether a bare Ψ is said to be the stage's whole total ("only needs Ψ per step", "通信量为 Ψ", "which costs Ψ") in
+    a clause that names no collective it could belong to, nor one part of several ("each of the three costs Ψ")."""
+    return (
+        bool(sentence.book.word("sole_total_before").search(sentence.text, max(clause[0], start - SOLE_REACH), start))
+        and not sentence.has("op", *clause)
+        and not sentence.has("per_part", *clause)
+    )
+
+
+def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
+    """A stage's volume compared with another stage's: more, less, the same, or a multiple."""
+    for word, relation in COMPARISONS:
+        for start, end in sentence.spans(word):
+            clause = sentence.clause_around(start, end)
+            subject = sentence.subject(clause, start)
+            if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
+                continue
+            if relation != "same-as" and sentence.has_unexcluded("op", end, min(clause[1], end + COMPARED_REACH)):
+                continue  # "half the traffic of an all-reduce" compares with a collective, not a stage
+            if relation in ("less-than", "ratio-to") and sentence.has("comm_same") and word != "comm_same":
+                continue  # "halves this step, the total stays the same": the ratio is a part's
+            others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and m.reference and m.stage != subject]
+            if relation == "same-as" and not others:  # "ZeRO-2 和 ZeRO-3 一样", "no difference between ZeRO-2 and ZeRO-3"
+                others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.others)
+            if relation == "same-as" and not others:
+                continue  # "stays the same" says nothing about another stage ("per-rank volume stays 3Ψ as N_d grows")
+            if not others and _prompt_comparison(sentence, clause, subject):
+                continue  # the prompt's "reduce-scatter is twice as fast as all-reduce" compares two collectives
+            value = _compared_value(sentence, relation, start, end)
+            for other in others or [None]:
+                yield Claim(subject, "volume", value, start, end, relation, other)
+
+
+def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, end: int) -> object:
+    """A comparison's value: the multiple for a ratio ("1.5x", "half"), else the relation itself."""
+    if relation != "ratio-to":
+        return relation
+    ratio = _RATIO.search(sentence.text, start, end)
+    return 0.5 if ratio is None or ratio.group(1) is None else float(ratio.group(1))
+
+
+def _prompt_comparison(sentence: PreparedSentence, clause: tuple[int, int], subject: str) -> bool:
+    """Whether a comparison may be the prompt's of one reduce-scatter with one all-reduce (made or quoted): made in its
+    clause, or in a sentence that does not name the stage compared ("快两倍就是数据量减半")."""
+    if not sentence.has("rs_vs_ar"):
+        return False
+    return sentence.has("rs_vs_ar", *clause) or all(m.stage != subject for m in sentence.mentions)
+
+
+def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
+    """One collective's volume compared with another's ("RS 的通信量和 AR 一样", "a reduce-scatter moves the same as an
+    all-reduce", "each as large as an all-reduce"): the first named right before the comparison, the other right after
+    it or between them after a comparing word ("和", "than", "as")."""
+    for word, relation in COMPARISONS:
+        for start, end in sentence.spans(word):
+            clause = sentence.clause_around(start, end)
+            if sentence.subjects.first_from(clause[0], clause[1]) is not None:
+                continue
+            named = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w) if clause[0] <= a < clause[1])
+            before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end]
+            if not before:
+                continue
+            subject = before[0]
+            compared = [c for a, b, c in named if c != subject[2] and (end <= a <= end + COMPARED_REACH or (
+                subject[1] <= a < end and sentence.book.word("compared_with").search(sentence.text, max(subject[1], a - 6), a)))]
+            if not compared:
+                continue
+            yield Claim(subject[2], "volume", _compared_value(sentence, relation, start, end), start, end, relation, compared[0])
+    for start, end in sentence.spans("each_like_ar"):
+        yield Claim("each collective", "volume", "all-reduce", start, end, "same-as", "all-reduce")
+
+
+def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Each collective given a Ψ of its own, and each sum of collectives given a total."""
+    ledger = sentence.book.ledger
+    text = sentence.text
+    ledgers = ledger.ledgers(text)
+    tails = {lg.parts[-1] for lg in ledgers}
+    for part in ledger.parts(text):
+        if part.value is not None and part.count and (part.beside or part not in tails):
+            yield Claim(part.collective, "volume", part.value / part.count, part.start, part.end)
+    for lg in ledgers:
+        yield from _parallel_values(lg, text)
+        last = lg.parts[-1]
+        # The value after the last part, past a verb ("RS + AG is 4Ψ"), is the sum's, unless an addition goes on after it.
+        said = last.value if not last.beside and sentence.book.word("sum_verb").search(text, last.start, last.end) and not _CONTINUED.match(text, last.end) else None
+        total = lg.total if lg.total is not None else said
+        if total is not None and all(p.count is not None for p in lg.parts):
+            parts = tuple((p.collective, p.count) for p in lg.parts)
+            yield Claim("ledger", "volume", (total, parts), lg.start, lg.end)
+        if total is None:
+            continue  # a list of collectives with no total is no volume ledger ("…all-gather 回来，两段加起来正好是 all-reduce 的量")
+        clause = sentence.clause_around(lg.start, lg.end)
+        owner = sentence.subject(clause, lg.start)
+        for part in lg.parts:
+            if owner is not None:
+                yield Claim(owner, "step", (part.collective, None, None, False, None), part.start, part.end, flags=frozenset({"in-ledger"}))
+
+
+def _parallel_values(lg: Ledger, text: str) -> Iterator[Claim]:
+    """Values listed after a sum in the order of its parts ("RS plus AG costs 2Ψ + 2Ψ"): each part's own."""
+    last = lg.parts[-1]
+    if last.beside or last.value is None:
+        return
+    values = [last.value] + [float(m.group(1) or 1) for m in _MORE_VALUES.finditer(text, last.end, last.end + 40)]
+    values = values[: 1 + len(list(_takewhile_adjacent(text, last.end)))]
+    if len(values) == len(lg.parts) > 1:
+        for part, value in zip(lg.parts, values):
+            if part.count:
+                yield Claim(part.collective, "volume", value / part.count, part.start, part.end)
+
+
+def _takewhile_adjacent(text: str, position: int) -> Iterator[re.Match[str]]:
+    """The "+ kΨ" values that follow `position` one right after another."""
+    for m in _MORE_VALUES.finditer(text, position, position + 40):
+        if m.start() != position:
+            return
+        yield m
+        position = m.end()
+
+
+def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Volumes that do not exist per rank: a collective moving only Ψ/N_d, or N_d·Ψ, or a volume growing with N_d."""
+    for word, value in (("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d")):
+        for start, end in sentence.spans(word):
+            clause = sentence.clause_around(start, end)
+            if sentence.has(f"not_{word}", *clause):
+                continue
+            subject = sentence.subject(clause, start) or "ledger"
+            if subject in sentence.book.others:
+                continue
+            yield Claim(subject, "volume", value, start, end)
