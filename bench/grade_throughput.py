@@ -31,7 +31,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from autograde.building.mock_submissions import MockSubmission, cycle_table, load_table, write_submissions  # noqa: E402
+from autograde.building.mock_submissions import (  # noqa: E402
+    MockSubmission,
+    cycle_table,
+    load_table,
+    write_submissions,
+)
 from autograde.results.gradebook_scores import read_scores  # noqa: E402
 
 TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.execution import run_steps
 from autograde.grading.sandbox.job import CellStep, ProbeStep
 from autograde.grading.sandbox.settings import Sandbox

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.hidden_tests import (
     Answer,
     Check,

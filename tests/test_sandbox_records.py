@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.sandbox.job import CellStep, ProbeStep
 from autograde.grading.sandbox.records import (
     Done,

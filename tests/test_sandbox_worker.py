@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.sandbox.bwrap import SandboxUnavailable
 from autograde.grading.sandbox.job import CellStep, Job, ProbeStep
 from autograde.grading.sandbox.settings import Sandbox

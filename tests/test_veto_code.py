@@ -16,10 +16,11 @@ from autograde.building.mock_submissions import (
     load_table,
     submission_source,
 )
+from autograde.grading.isolated_calls import call_isolated
+from autograde.grading.sandbox.settings import Sandbox
 from autograde.veto.code import PROBE_CALLS, find_code_vetoes
 from autograde.veto.code_behaviour import observe
 from autograde.veto.code_rules import RULES_PATH, CodeRules, Misconception
-from autograde.veto.probe import call_submission
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISE = read_lesson(ROOT / "lessons" / "lesson05.qmd").only_cell("exercise").source
@@ -49,7 +50,7 @@ another: the sandbox that answers them is not for use from several threads."""
 @cache
 def answers(source: str, timeout_s: float = TIMEOUT_S) -> dict:
     """What the submission's functions return for every probe call, run in an isolated process."""
-    return dict(zip(PROBE_CALLS, call_submission(source, PROBE_CALLS, timeout_s)))
+    return dict(zip(PROBE_CALLS, call_isolated(source, PROBE_CALLS, Sandbox(cell_timeout=timeout_s))))
 
 
 def vetoes_of(source: str, timeout_s: float = TIMEOUT_S) -> list:

@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 from autograde.veto.cues import CUES_PATH, CueBook, CueError, cue_book
+from autograde.veto.facts import FACTS_PATH, Facts, FactsError
 from autograde.veto.first_chars import with_fast_start
 from autograde.veto.scoring import LABELLED_DIR, load_labelled
 from autograde.veto.sentences import split_sentences
-from autograde.veto.facts import FACTS_PATH, Facts, FactsError
 from autograde.veto.text import find_vetoes
 
 S = "wrong-shard-target"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from autograde.grading.hidden_tests import Answer
+from autograde.calls import Answer
 from autograde.grading.sandbox.job import (
     CellStep,
     Job,

@@ -14,28 +14,11 @@ from functools import cache, cached_property
 from typing import Any
 
 from autograde.assignment_spec import load_spec
-from autograde.grading.calls import Call
+from autograde.calls import Answer, Call
 
 RELATIVE_TOLERANCE = 1e-9
 ABSOLUTE_TOLERANCE = 1e-9
 """Agreement asked of a number: |got − expected| ≤ 1e-9·|expected| + 1e-9."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one call gave back: a plain number, or why there is none."""
-
-    number: float | int | None
-    why: str = ""
-
-    @classmethod
-    def from_json(cls, raw: Any) -> Answer:
-        """Read the sandbox's `[1, number]` or `[0, reason]`; anything else is a malformed answer."""
-        if isinstance(raw, list) and len(raw) == 2 and raw[0] == 1 and type(raw[1]) in (int, float):
-            return cls(raw[1])
-        if isinstance(raw, list) and len(raw) == 2 and raw[0] == 0 and isinstance(raw[1], str):
-            return cls(None, raw[1][:300])
-        return cls(None, "gave no readable answer")
 
 
 @dataclass(frozen=True)

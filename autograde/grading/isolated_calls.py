@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.execution import run_steps
 from autograde.grading.sandbox.job import CellStep, ProbeStep
 from autograde.grading.sandbox.settings import Sandbox

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.veto.code_behaviour import (
     COMM_FUNCTION,
     COMM_PROBES,

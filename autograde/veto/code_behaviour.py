@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.veto.cell_source import parse_cell
 from autograde.veto.code_rules import RULES, STAGES
 from autograde.veto.divisor_fit import sets_divided_otherwise

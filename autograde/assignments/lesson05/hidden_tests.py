@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.hidden_tests import Check, Difference
 from autograde.veto.code_behaviour import COMM_PROBES, MEMORY_PROBES
 

@@ -10,7 +10,7 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer, List, Unicode
 
-from autograde.grading.calls import Call
+from autograde.calls import Call
 from autograde.grading.isolated_calls import call_isolated
 from autograde.grading.sandbox.settings import Sandbox
 from autograde.untrusted.bounded_call import BoundExceeded, call_bounded

@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from autograde.grading.calls import Call
-from autograde.grading.hidden_tests import Answer
+from autograde.calls import Answer, Call
 
 
 @dataclass(frozen=True)

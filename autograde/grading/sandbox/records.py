@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograde.grading.hidden_tests import Answer
+from autograde.calls import Answer
 from autograde.grading.sandbox.job import ProbeStep, Step, StepResult
 
 MAX_DEPTH = 8
