@@ -17,8 +17,8 @@ COMPARED_REACH = 24
 """Characters around a comparison within which the collectives compared are named ("half the traffic of an all-reduce")."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
-OWNER_REACH = 6
-"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ")."""
+OWNER_REACH = 24
+"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ", "ZeRO-2 的 RS + AG = 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
