@@ -78,8 +78,11 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> b
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
-    destroy information"), or the action of a collective named right before ("reduce-scatter，把参数切分发到各卡")."""
+    destroy information"), the action of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a
+    fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到")."""
     text = sentence.text
+    if sentence.book.word("fraction_used").search(text, start, clause[1]):
+        return True
     if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
         return True
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
