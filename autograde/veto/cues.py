@@ -58,6 +58,10 @@ class ScalingReading:
     clause_needs: re.Pattern[str] | None
     limited: re.Pattern[str] | None
     limited_sentence: re.Pattern[str] | None
+    limited_elsewhere: re.Pattern[str] | None
+    """Limits the claim from anywhere in the sentence unless its own clause says what `reclaimed_by` says ("since memory
+    is 16Ψ/N_d, per-GPU memory goes to zero": the formula is the premise of a claim about all of per-GPU memory)."""
+    reclaimed_by: re.Pattern[str] | None
     denied: bool
 
 
@@ -187,7 +191,7 @@ def _reading(expand: _Expander, entry: Mapping[str, Any]) -> ScalingReading:
 
     return ScalingReading(
         entry["claim"], _compile(expand(entry["says"])), optional("needs"), optional("clause_needs"), optional("limited"),
-        optional("limited_sentence"), bool(entry.get("denied")),
+        optional("limited_sentence"), optional("limited_elsewhere"), optional("reclaimed_by"), bool(entry.get("denied")),
     )
 
 

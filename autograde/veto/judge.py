@@ -198,6 +198,8 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
         wrong = [{s.collective for s in facts.steps[m]} - named != {collective} for m in members]  # "只做 RS，更新后再 AG" names the rest
         return VOLUME if claim.stance == "asserted" and _by_group(claim, facts, wrong) else None
     if claim.stance == "denied":
+        if "in-ledger" in claim.flags:
+            return None  # a sum refuted as a whole ("3Ψ = AG + RS + AR 是错的") denies the sum, not each of its parts
         phase = when if "pass" in claim.flags else phase  # "FSDP 反向时不需要再 all-gather 参数" denies the backward gather
         if extra or claim.narrow_stance != "denied" or "source" in claim.flags or (when and phase is None) or (phase is None and carries is None and "qualified" in claim.flags):
             return None  # "ZeRO-1 不需要额外的 all-gather", "ZeRO-2 前向不需要 all-gather": no step of the stage denied

@@ -62,6 +62,10 @@ class LedgerReader:
     """A total right before a lone collective named as its whole source ("2Ψ 来自两次 all-reduce")."""
     both_passes: re.Pattern[str]
     """Right before a collective: it runs once in each of the forward and backward passes ("前向和反向各 all-gather 一次")."""
+    one_run: re.Pattern[str]
+    """Between a collective and its value: the value is one run's ("前向一次 (Ψ)")."""
+    result: re.Pattern[str]
+    """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
@@ -88,6 +92,8 @@ class LedgerReader:
             aggregate=re.compile(cues["aggregate"], re.IGNORECASE),
             source=re.compile(rf"(\d+(?:\.\d+)?)?ψ\s*(?:的)?\s*(?:{cues['source_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
             both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
+            one_run=re.compile(cues["one_run"], re.IGNORECASE),
+            result=re.compile(cues["result"], re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -98,26 +104,35 @@ class LedgerReader:
             count = m.group("count")
             number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
-            stated = None if self.aggregate.search(gap) else m.group("after") or m.group("before")
+            before = None if m.group("before") and self._opens_sum(text, m.end()) else m.group("before")  # "3Ψ (AG + AG + RS)"
+            stated = None if self.aggregate.search(gap) or self.result.search(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
             value = float(stated[:-1] or 1) if stated else None
-            runs = 1 if m.group("per_run") else None if m.group("plural") and number is None else number or 1
+            runs = 1 if m.group("per_run") or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside))
         return found
+
+    def _opens_sum(self, text: str, position: int) -> bool:
+        """Whether the parenthesis a value opened before the collective ending at `position` goes on to add others."""
+        closing = text.find(")", position)
+        return bool(self.joiner.search(text, position, closing if closing >= 0 else position + 40))
 
     def ledgers(self, text: str) -> list[Ledger]:
         """The sums of collectives in `text` ("AG + AG + RS", or a listed composition), each with its stated total."""
         listed = bool(self.composition.search(text))
         found: list[Ledger] = []
         chain: list[Part] = []
-        for part in [*self.parts(text), None]:
+        parts = self.parts(text)
+        for index, part in enumerate([*parts, None]):
             if part is not None and chain and self._joined(text[chain[-1].end : part.start], listed):
                 chain.append(part)
                 continue
             if len(chain) >= 2:
-                found.append(Ledger(chain[0].start, chain[-1].end, tuple(chain), self._total(text, chain[0].start, chain[-1].end)))
+                total = self._total(text, chain[0].start, chain[-1].end)
+                whole = _with_addends_before(text, parts[: index - len(chain)], chain, total)
+                found.append(Ledger(whole[0].start, chain[-1].end, tuple(whole), total))
             elif chain and (part is None or _STOP.search(text, chain[0].end, part.start)):
                 source = self.source.search(text, max(0, chain[0].start - 32), chain[0].start)
                 if source:  # a lone collective, with no other in its sentence part, named as the total's whole source
@@ -144,3 +159,20 @@ class LedgerReader:
         if after is None or _EACH.search(after.group(0)):
             return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
         return float(after.group(1) or 1)
+
+
+def _with_addends_before(text: str, earlier: list[Part], chain: list[Part], total: float | None) -> list[Part]:
+    """`chain` led by the valued parts listed right before it, when their values and the chain's add up to its total: the
+    sum began before its first joiner ("前向 AG Ψ，反向 AG Ψ，加上 RS Ψ，共 3Ψ")."""
+    if total is None or any(p.value is None for p in chain):
+        return chain
+    lead: list[Part] = []
+    for part in reversed(earlier):
+        between = text[part.end : (lead or chain)[0].start]
+        if part.value is None or _STOP.search(between) or "=" in between or len(_ASIDE.sub(" ", between)) > 40:
+            break
+        lead.insert(0, part)
+    for start in range(len(lead)):
+        if abs(sum(p.value or 0 for p in [*lead[start:], *chain]) - total) < 1e-9:
+            return [*lead[start:], *chain]
+    return chain

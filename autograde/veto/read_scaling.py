@@ -32,5 +32,9 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if reading.limited and sentence.present(reading.limited, *clause):
                 continue
+            if reading.limited_elsewhere and sentence.present(reading.limited_elsewhere) and not (
+                reading.reclaimed_by and sentence.present(reading.reclaimed_by, *clause)
+            ):
+                continue
             yield Claim(subject, "scaling", reading.claim, start, end, negated_form=reading.denied)
 

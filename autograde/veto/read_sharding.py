@@ -68,16 +68,21 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
     """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is
-    whole only for a while ("临时拼出的全量参数"), hybrid sharding replicates across nodes by design."""
-    if word == "keep_full" and (sentence.has("temporary", *clause) or sentence.has("hybrid_shard", *clause)):
-        return True
-    return False
+    whole only for a while ("临时拼出的全量参数"); a variant that replicates by design (hybrid sharding across nodes,
+    SHARD_GRAD_OP between forward and backward), named in this sentence or the one before, keeps its copies whole."""
+    if word != "keep_full":
+        return False
+    variant = sentence.book.word("replicating_variant")
+    return sentence.has("temporary", *clause) or sentence.present(variant) or bool(variant.search(sentence.previous_text))
 
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
-    destroy information"), or the action of a collective named right before ("reduce-scatter，把参数切分发到各卡")."""
+    destroy information"), the action of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a
+    fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到")."""
     text = sentence.text
+    if sentence.book.word("fraction_used").search(text, start, clause[1]):
+        return True
     if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
         return True
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)

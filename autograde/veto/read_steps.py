@@ -39,6 +39,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = sentence.subject(clause, start)
             if subject is None or subject in sentence.book.others or sentence.has("not_a_step", *clause) or _replaced(sentence, clause, start, end):
                 continue
+            if not sentence.mentions and _described(sentence, clause, start, end):
+                continue
             if word != "gather" and _sole_collective(sentence, clause, start, end):
                 named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
@@ -58,6 +60,13 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
     yield from _sources(sentence)
+
+
+def _described(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the collective opens its clause as the subject of what it does ("all-reduce 让每卡都拿到全部梯度", "an
+    all-reduce gives every rank the full sum"): in a sentence naming no stage, that describes the collective, not a step."""
+    text = sentence.text
+    return bool(sentence.book.word("collective_opens").fullmatch(text, clause[0], start) and sentence.book.word("describes").match(text, end))
 
 
 def _in_a_list(sentence: PreparedSentence, start: int, end: int) -> bool:

@@ -3,6 +3,7 @@ collective, the ledger of collectives and their sums, and volumes per shard or g
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from autograde.veto.claims import Claim, Relation
@@ -17,8 +18,8 @@ COMPARED_REACH = 24
 """Characters around a comparison within which the collectives compared are named ("half the traffic of an all-reduce")."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
-OWNER_REACH = 6
-"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ")."""
+OWNER_REACH = 24
+"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ", "ZeRO-2 的 RS + AG = 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
@@ -58,6 +59,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         owner = changed_to(text, q.start) or _named_right_before(sentence, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause):
             continue
+        if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
+            continue  # a figure said after memory, with no traffic named since, is a memory figure
         if owner == "zero3" and sentence.has("zero3_variant"):
             continue  # FSDP without resharding after forward moves 2Ψ by design
         if q.coefficient == 2 and sentence.has("ar_identity"):
@@ -66,6 +69,13 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q, owner, marked in owned:
         beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _last_before(sentence: PreparedSentence, word: str, position: int) -> int:
+    """Where the last match of the word class `word` that ends by `position` starts (-1 when there is none)."""
+    spans = sentence.spans(word)  # found by finditer: sorted, not overlapping, so their ends are sorted too
+    index = bisect_right([b for _, b in spans], position)
+    return spans[index - 1][0] if index else -1
 
 
 def _named_right_before(sentence: PreparedSentence, start: int) -> str | None:

@@ -49,6 +49,10 @@ class StanceCues:
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
     counterfactual: re.Pattern[str]
     """Conditions contrary to fact anywhere before the claim (if … were … could), which assert nothing either."""
+    conditional: re.Pattern[str]
+    """A condition and its consequence ("假如 … 就", "if … would"): contrary to fact when a rejection follows it."""
+    condition_rejected: re.Pattern[str]
+    """Rejects a consequence just stated ("——可惜它做不到", "Unfortunately it cannot."), later in the sentence or opening the next."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
     premises: re.Pattern[str]
@@ -79,6 +83,8 @@ class StanceCues:
             neutral=_any(cues["neutral"]),
             open_question=_any(cues["open_question"]),
             counterfactual=_any(cues["counterfactual"]),
+            conditional=_any(cues["conditional"]),
+            condition_rejected=_any(cues["condition_rejected"]),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
             premise_tails=_any(cues["premise_tails"]),
@@ -136,8 +142,7 @@ class SentenceStance:
         masked = _blank(sentence, self._refuters.spans)
         self._negations = _Spans(cues.negation, masked)
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
-        counterfactual = cues.counterfactual.search(sentence)
-        self._counterfactual_at = counterfactual.start() if counterfactual else len(sentence) + 1
+        self._counterfactual_at = _counterfactual_at(cues, sentence, next_sentence)
         self._refuters_after = _Spans(cues.refuters_after, _ASIDES.sub(lambda m: " " * len(m.group()), sentence))
         self._asides_open = _last_open_paren(sentence)
         self._modifier_ends: list[float] | None = None
@@ -224,6 +229,17 @@ class SentenceStance:
         endorsed_before = endorsements.any_between(0, lead) and not refuters.any_between(0, lead)
         endorsed_after = endorsements.any_between(after, len(self._text)) and not refuters.any_between(after, len(self._text))
         return not (endorsed_before or endorsed_after or self._next_endorses())
+
+
+def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> int:
+    """Where a condition contrary to fact opens in `sentence`: one worded so, or a condition whose consequence is
+    rejected after it ("假如 ZeRO 能切激活，那…就解决了——可惜它做不到"); past the end when there is none."""
+    found = cues.counterfactual.search(sentence)
+    at = found.start() if found else len(sentence) + 1
+    condition = cues.conditional.search(sentence, 0, at)
+    if condition and (cues.condition_rejected.search(sentence, condition.end()) or cues.condition_rejected.match(next_sentence.lstrip())):
+        return condition.start()
+    return at
 
 
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
