@@ -101,7 +101,7 @@ def first_runs(results: dict[str, Score]) -> str:
         if name in CLAIMS_MODEL_FIRST_RUNS:
             precision, recall = CLAIMS_MODEL_FIRST_RUNS[name]
             lines.append(f"  {name:<10} {precision:>8.3f} {recall:>8.3f} {now.precision:>6.3f} {now.recall:>6.3f}  the claims model's first run (issue 18)")
-        elif name in NEVER_TUNED:
+        elif name in NEVER_TUNED and name not in FIRST_RUNS:
             lines.append(f"  {name:<10} {now.precision:>8.3f} {now.recall:>8.3f} {'':>6} {'':>6}  this run (never tuned on): record it in FIRST_RUNS")
     lines.append(f"held-out halves  {'before P':>8} {'before R':>8} {'after P':>7} {'after R':>7}  when")
     for half, (p_before, r_before, p_after, r_after, when) in HELD_OUT_HALVES.items():
