@@ -69,7 +69,7 @@ CLAIMS_MODEL_FIRST_RUNS: dict[str, tuple[float, float]] = {
 HELD_OUT_HALVES: dict[str, tuple[float, float, float, float, str]] = {
     "blind7+8 odd ids": (0.821, 0.821, 0.842, 0.821, "second design round: rules changed on the even ids only, odd ids measured once"),
     "blind9+10 odd ids": (0.833, 0.897, 0.854, 0.897, "issue 18, the claims model: readers changed on the even ids only (never on blind11/12)"),
-    "blind11–14 odd ids": (0.699, 0.795, 0.725, 0.795, "issue 19: kinds of failure fixed on the even ids only (even ids P 0.85 → 1.00), odd ids measured once"),
+    "blind11–14 odd ids": (0.699, 0.795, 0.725, 0.795, "issue 18 second round: kinds of failure fixed on the even ids only (even ids P 0.85 → 1.00), odd ids measured once"),
 }
 """(precision, recall before, precision, recall after) on half of a set held out while the rules were changed on its other half."""
 
