@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = ("attacks.yaml", "content.yaml")
 CONFIG = """
 c.Sandbox.cell_timeout = 3          # the attackers' endless loops cost 3 s each, not 10
-c.Sandbox.submission_timeout = 25
+c.Sandbox.submission_timeout = 12  # far above an honest submission's 1-2 s; the sleepy cells' 67 s stop here
 """
 PAYLOAD = ("top.__pwned=(top.__pwned||0)+1;fetch('/api/kernels',{method:'POST'});"
            "new Image().src='http://198.51.100.7/x'")
@@ -108,9 +108,9 @@ class HostileBatch:
         return next(row for row in self.table if row.student == student)
 
 
-def grade_hostile_batch(course: Path, home: Path, settings: str = "") -> HostileBatch:
-    """Write every submission, autograde them in one run, then feedback, export and the report (`settings`: extra
-    grader_config.py lines, e.g. a Dask cluster)."""
+def grade_hostile_batch(course: Path, home: Path, settings: str = "", more: list[MockSubmission] | None = None) -> HostileBatch:
+    """Write every submission (and `more`), autograde them in one run, then feedback, export and the report
+    (`settings`: extra grader_config.py lines, e.g. a Dask cluster)."""
     mark = "MARK" + secrets.token_hex(4)
     (home / "secret.txt").write_text(f"{mark}-secret")
     for name in ("source", "release"):
@@ -121,7 +121,7 @@ def grade_hostile_batch(course: Path, home: Path, settings: str = "") -> Hostile
     values = {"course": str(course), "home": str(home), "site_packages": str(package_dirs()[0]), "port": str(listener.port),
               "mark": mark, "payload": PAYLOAD, "classmate": str(course / "submitted" / "zz_control_correct" / "lesson05" / "lesson05.ipynb"),
               "hidden_tests": str(ROOT / "autograde" / "assignments" / "lesson05" / "hidden_tests.py")}
-    batch = HostileBatch(course, home, mark, attack_table(values), listener, time.time())
+    batch = HostileBatch(course, home, mark, attack_table(values) + (more or []), listener, time.time())
     nbgrader, python = str(Path(sys.executable).with_name("nbgrader")), sys.executable
     assert batch.run(nbgrader, "generate_assignment", "lesson05", "--force").returncode == 0
     write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", batch.table, course / "submitted", "lesson05")

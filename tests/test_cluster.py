@@ -1,5 +1,6 @@
-"""Grading on a Dask cluster (two workers on 127.0.0.1, each in its own folder): the same points as the local pool,
-a worker lost mid-batch costs nothing, an unreachable scheduler is one line and nothing is written."""
+"""Grading on a Dask cluster (two workers on 127.0.0.1, each in its own folder): the same points as the local pool for
+the hostile suite and the mistake table, a worker lost mid-batch costs nothing, an unreachable scheduler is one line
+and nothing is written."""
 from __future__ import annotations
 
 import json
@@ -60,23 +61,15 @@ def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path: Path)
     assert not (course / "autograded").exists() and not (course / "reports").exists() and points(course) == {}
 
 
-def test_the_cluster_gives_the_local_points_for_the_mistake_table(dask_cluster, tmp_path: Path) -> None:
-    """Does every mistake of the table get exactly its points when graded on the cluster?"""
-    course = course_with(tmp_path, f'c.Sandbox.cluster = "{dask_cluster.address}"\n', MISTAKES)
-    done = nbgrader(course, "autograde", "lesson05")
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert points(course) == {row.student: {t: float(row.expect[t]) for t in TESTS} for row in MISTAKES}
-
-
 def test_a_worker_lost_mid_batch_costs_nothing(dask_cluster, tmp_path: Path) -> None:
     """When one worker is SIGKILLed mid-batch, is every student still graded exactly once, on the one left?"""
-    rows = cycle_table(MISTAKES, 24, name="k{number:02d}_{student}")
+    rows = cycle_table(MISTAKES, 14, name="k{number:02d}_{student}")
     course = course_with(tmp_path, f'c.Sandbox.cluster = "{dask_cluster.address}"\n', rows)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     batch = subprocess.Popen([str(Path(sys.executable).with_name("nbgrader")), "autograde", "lesson05"], cwd=course,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
-    while len(list((course / "autograded").glob("*/lesson05/lesson05.ipynb"))) < 4:
+    while len(list((course / "autograded").glob("*/lesson05/lesson05.ipynb"))) < 3:
         assert batch.poll() is None and time.monotonic() < deadline, "the batch ended before a worker could be lost"
         time.sleep(0.05)
     dask_cluster.kill_worker("w1")
@@ -88,12 +81,13 @@ def test_a_worker_lost_mid_batch_costs_nothing(dask_cluster, tmp_path: Path) -> 
     assert points(course) == {row.student: {t: float(row.expect[t]) for t in TESTS} for row in rows}
 
 
-def test_the_hostile_suite_gets_the_local_points_on_the_cluster(dask_cluster, tmp_path_factory) -> None:
-    """Does every attacker and control of the hostile suite get on the cluster exactly the points it gets locally?"""
+def test_the_hostile_suite_and_the_mistakes_get_the_local_points_on_the_cluster(dask_cluster, tmp_path_factory) -> None:
+    """In one batch on the cluster, does every attacker, control and mistake of the table get exactly its local points
+    (and every hidden veto its veto)?"""
     from hostile_course import grade_hostile_batch
 
     batch = grade_hostile_batch(tmp_path_factory.mktemp("hostile-cluster"), tmp_path_factory.mktemp("hostile-home"),
-                                f'c.Sandbox.cluster = "{dask_cluster.address}"\n')
+                                f'c.Sandbox.cluster = "{dask_cluster.address}"\n', MISTAKES)
     graded = [row for row in batch.table if "ungradable" not in row.expect]
     assert {row.student: {t: batch.scores[row.student][t] for t in TESTS} for row in graded} == {
         row.student: {t: float(row.expect[t]) for t in TESTS} for row in graded}
