@@ -49,6 +49,12 @@
     text($("progress"), scored + "/" + data.answers.length + " scored, " + undecided + " vetoes undecided");
     text($("position"), "answer " + (position + 1) + "/" + data.answers.length + " · group " +
          (answer().group + 1) + "/" + data.groups.length);
+    var where = $("position").dataset, found = group();  // for scripts that drive the page (tests, benches)
+    where.answer = String(position);
+    where.group = String(answer().group);
+    where.groupFirst = String(found.first);
+    where.groupSize = String(found.size);
+    document.body.dataset.done = String(scored === data.answers.length && undecided === 0);
   }
 
   // ---- showing one answer ------------------------------------------------------------------------------------
@@ -90,6 +96,7 @@
         var middle = Math.ceil((low + high) / 2);
         if (found.text.indexOf(needle.slice(0, middle)) >= 0) low = middle; else high = middle - 1;
       }
+      while (low > 0 && needle[low - 1] === " ") low -= 1;
       if (low > best.length) best = {at: found.text.indexOf(needle.slice(0, low)), length: low};
     }
     if (best.length < MIN_START) return "";
