@@ -134,8 +134,7 @@ def save_decisions(gradebook: Gradebook, assignment: str, question: str, student
                    changes: Sequence[Change], grader: str) -> Outcome:
     """Set veto decisions ("student/veto id" targets) of students who answered the question."""
     session = gradebook.db
-    with gradebook.engine.begin() as connection:
-        ensure_table(connection)
+    ensure_table(gradebook.engine)
 
     def write(change: Change) -> tuple[str] | None:
         student, _, veto = change.target.rpartition("/")

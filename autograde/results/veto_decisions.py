@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Column, DateTime, MetaData, String, Table, Text, and_, inspect, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import Session
 
@@ -47,13 +47,13 @@ class Disagreement:
     on_page: Override
 
 
-def ensure_table(connection: Connection) -> None:
+def ensure_table(engine: Engine) -> None:
     """Create the table if it is missing (two servers doing so at once is fine)."""
     try:
-        METADATA.create_all(connection, checkfirst=True)
+        with engine.begin() as connection:
+            METADATA.create_all(connection, checkfirst=True)
     except (IntegrityError, ProgrammingError, OperationalError):
-        connection.rollback()  # another server created it between the check and the CREATE
-        if not inspect(connection).has_table(VETO_DECISIONS.name):
+        if not inspect(engine).has_table(VETO_DECISIONS.name):  # else another server created it after our check
             raise
 
 
