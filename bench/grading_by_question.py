@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -27,10 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from nbgrader.api import Gradebook  # noqa: E402
+
 from autograde.building.site_check import find_chromium, open_chromium  # noqa: E402
 from by_question_driver import (  # noqa: E402
     ASSIGNMENT, WINDOW, KeyboardGrader, class_rows, formgrader_page_screens, grade_in_formgrader, make_course)
-from formgrader_server import jupyter_server, log_in  # noqa: E402
+from formgrader_server import grader_context, jupyter_server  # noqa: E402
 
 QUESTION = "q2"
 COMMENT = "快两倍：数据量减半，说得对。"
@@ -38,10 +39,9 @@ COMMENT = "快两倍：数据量减半，说得对。"
 
 
 def submissions(course: Path) -> dict[str, str]:
-    """Formgrader's submission id → student, for the notebook being graded."""
-    with sqlite3.connect(course / "gradebook.db") as db:
-        return dict(db.execute("SELECT sn.id, sa.student_id FROM submitted_notebook sn "
-                               "JOIN submitted_assignment sa ON sn.assignment_id = sa.id"))
+    """Formgrader's submission ids → students, in formgrader's own order (its "next" follows it)."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "dist-training-lesson05") as gradebook:
+        return {notebook.id: notebook.student.id for notebook in gradebook.notebook_submissions(ASSIGNMENT, ASSIGNMENT)}
 
 
 def main() -> int:
@@ -63,17 +63,13 @@ def main() -> int:
         make_course(course, rows)
     token = secrets.token_hex(16)
     with jupyter_server(course, token) as base, open_chromium(chromium) as browser:
-        context = browser.new_context(viewport=WINDOW)
-        context.route(lambda url: not url.startswith(base), lambda route: route.abort("internetdisconnected"))
-        page = context.new_page()
-        log_in(page, base, token)
+        page = grader_context(browser, base, token, WINDOW).pages[0]
         page.goto(f"{base}/autograde/by-question/{ASSIGNMENT}/{QUESTION}")
         commented = next(row.student for row in rows if row.answers.get(QUESTION, "").startswith("每卡只需要"))
         by_question = KeyboardGrader(page, QUESTION, expected, {commented: COMMENT}).grade()
         data = page.evaluate("url => fetch(url).then(r => r.json())", f"{base}/autograde/api/by-question/{ASSIGNMENT}/{QUESTION}")
         student_of = submissions(course)
-        first = sorted(student_of, key=student_of.get)[0]
-        in_formgrader = grade_in_formgrader(page, base, first, QUESTION, student_of, expected, args.formgrader_answers)
+        in_formgrader = grade_in_formgrader(page, base, QUESTION, student_of, expected, args.formgrader_answers)
         whole_pages = [formgrader_page_screens(page, base, submission) for submission in sorted(student_of)[:3]]
     decisions = data["decisions"]
     per_student = statistics.mean(whole_pages)

@@ -195,35 +195,47 @@ class KeyboardGrader:
         return self.tally
 
 
-def grade_in_formgrader(page: Page, base: str, first_submission: str, question: str, student_of: Mapping[str, str],
+def submission_shown(page: Page) -> str:
+    """The formgrader submission id in the page's address ("" off a submission page)."""
+    return page.url.split("/submissions/")[1].split("/")[0].split("?")[0] if "/submissions/" in page.url else ""
+
+
+def grade_in_formgrader(page: Page, base: str, question: str, student_of: Mapping[str, str],
                         expected: Mapping[str, MockSubmission], answers: int) -> Tally:
-    """Grade `question` for `answers` students in formgrader from the first submission on, by keys only: Tab to the
-    question's score box once, then per student its score and Ctrl+. (formgrader's "same box, next submission")."""
-    tally, began = Tally(answers=answers), time.perf_counter()
-    page.goto(f"{base}/formgrader/submissions/{first_submission}/")
+    """Grade `question` for `answers` students in formgrader by keys only: Tab to the question's score box once, then
+    per student its score and Ctrl+. (formgrader's "same box, next submission"); where its order ends, the next
+    student left is opened from the list (counted as one key: a click)."""
+    tally, began, left = Tally(answers=answers), time.perf_counter(), list(student_of)
+    page.goto(f"{base}/formgrader/submissions/{left[0]}/")
     page.wait_for_function(FORMGRADER_READY_JS)
     page.wait_for_timeout(300)  # formgrader focuses the first box once the formulas are typeset
+    index = 0
     while page.evaluate(FORMGRADER_BLOCK_JS, question)["focused"] != question:
         page.keyboard.press("Tab")
         tally.keys += 1
+        index += 1
     for number in range(answers):
         tally.page_loads += 1
         shown = page.evaluate(FORMGRADER_BLOCK_JS, question)
         tally.screens += max(1, -(-shown["block"] // WINDOW["height"]))
-        student = student_of[page.url.split("/submissions/")[1].split("/")[0]]
-        page.keyboard.type(f"{expected[student].expect['scores'][question]:g}")
+        submission = submission_shown(page)
+        left.remove(submission)
+        page.keyboard.type(f"{expected[student_of[submission]].expect['scores'][question]:g}")
         tally.keys += 1
         if number == answers - 1:
             with page.expect_response(lambda answer: "/formgrader/api/grade/" in answer.url):
                 page.keyboard.press("Escape")  # formgrader saves the box it leaves
             tally.keys += 1
             break
-        left = page.url
+        before = page.url
         page.keyboard.press("Control+.")
         tally.keys += 1
-        while page.url == left or "/next" in page.url:  # formgrader navigates twice (the first is aborted): poll
+        while page.url == before or "/next" in page.url:  # formgrader navigates twice (the first is aborted): poll
             page.wait_for_timeout(50)
         page.wait_for_load_state()
+        if submission_shown(page) not in left:  # the end of formgrader's order: the list, then the next student
+            page.goto(f"{base}/formgrader/submissions/{left[0]}/?index={index}")
+            tally.keys += 1
         page.wait_for_function(FORMGRADER_READY_JS)
         page.wait_for_function(f"() => document.activeElement?.id === {question!r}")
     tally.seen = answers

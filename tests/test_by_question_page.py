@@ -31,7 +31,7 @@ from autograde.building.site_check import find_chromium, open_chromium  # noqa: 
 from autograde.results.veto_decisions import VETO_DECISIONS  # noqa: E402
 from by_question_driver import (  # noqa: E402
     ASSIGNMENT, BIN, WINDOW, KeyboardGrader, Tally, class_rows, make_course, run)
-from formgrader_server import jupyter_server, log_in  # noqa: E402
+from formgrader_server import grader_context, jupyter_server  # noqa: E402
 from hostile_course import PAYLOAD  # noqa: E402
 
 CHROMIUM = find_chromium()
@@ -83,14 +83,6 @@ def report(course: Path) -> dict[str, dict]:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     rows = json.loads((course / "reports" / ASSIGNMENT / "grades.json").read_text(encoding="utf-8"))["students"]
     return {row["student"]: row | {"vetoes": sorted((v["id"], v["decision"]) for v in row["vetoes"])} for row in rows}
-
-
-def new_context(browser: Browser, base: str, token: str) -> BrowserContext:
-    """A logged-in grader's browser with every request off the server refused."""
-    context = browser.new_context(viewport=WINDOW)
-    context.route(lambda url: not url.startswith(base), lambda route: route.abort("internetdisconnected"))
-    log_in(context.new_page(), base, token)
-    return context
 
 
 def open_question(context: BrowserContext, base: str, question: str) -> tuple[Page, str]:
@@ -186,7 +178,7 @@ def grading(course: Path) -> Grading:
     with jupyter_server(course, token) as base, open_chromium(CHROMIUM) as browser:
         seen.cli = run(course, sys.executable, "-m", "autograde", "grade", ASSIGNMENT, "q2",
                        JUPYTER_RUNTIME_DIR=str(course / ".runtime")).stdout  # where the server says it runs
-        first, second = new_context(browser, base, token), new_context(browser, base, token)
+        first, second = grader_context(browser, base, token, WINDOW), grader_context(browser, base, token, WINDOW)
         two_graders_meet(first, second, base, seen)
         second.close()
         for question in QUESTIONS:
