@@ -31,6 +31,7 @@ from autograde.building.grading_view import cut
 from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
 from autograde.grading.submitted_folders import UnreadableNotebook, read_submitted_notebook
 from autograde.results.overrides import FILENAME, Override, OverridesError, load_overrides
+from autograde.results.ungradable import load_ungradable
 from autograde.results.veto_decisions import UNDECIDED, combined, read_page_decisions
 
 ANSWER_CHARS = 50_000
@@ -120,7 +121,7 @@ def source_cells(path: Path) -> dict[str, str]:
     return found
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _answer_cells(path: str, _changed: tuple[int, int]) -> dict[str, str] | str:
     """grade id → source of each graded markdown cell of an autograded notebook, or why it cannot be read (cached
     per file version: (mtime_ns, size))."""
@@ -188,8 +189,8 @@ def decisions_by_student(root: Path, gradebook: Gradebook, assignment: str, stud
                          ) -> tuple[dict[str, dict[str, Override]], tuple[str, ...]]:
     """student → veto id → decision (overrides.yaml winning over the page), and notes on a broken overrides.yaml."""
     notes: tuple[str, ...] = ()
-    try:
-        in_file = load_overrides(root / FILENAME, students)
+    try:  # the file may also decide for students the report lists as ungradable
+        in_file = load_overrides(root / FILENAME, [*students, *load_ungradable(assignment, root)])
     except OverridesError as error:
         in_file, notes = {}, (f"{error} (its decisions are not shown until it is fixed)",)
     decided, _ = combined(in_file, read_page_decisions(gradebook.db, assignment, students))

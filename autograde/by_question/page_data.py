@@ -15,13 +15,13 @@ from autograde.untrusted.html import markdown_to_html
 from autograde.veto.finding import CATALOGUE
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def rendered(markdown: str) -> str:
     """Markdown as cleaned HTML (math left as $…$ for the page's KaTeX); identical answers are rendered once."""
     return markdown_to_html(markdown)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def visible_text(markdown: str) -> str:
     """The text a reader sees of rendered markdown: where the page looks for the evidence sentence inside the answer."""
     return html.unescape(nh3.clean(rendered(markdown), tags=set()))
