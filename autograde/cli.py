@@ -1,4 +1,4 @@
-"""Command line: `python -m autograde {build,veto,report,demo}`."""
+"""Command line: `python -m autograde {build,veto,report,demo,grade,mock-submissions}`."""
 from __future__ import annotations
 
 import argparse
@@ -53,6 +53,15 @@ def _report(args: argparse.Namespace) -> int:
     return run_report(args.assignment, Path.cwd(), args.json, args.overrides)
 
 
+def _grade(args: argparse.Namespace) -> int:
+    """Print what waits on a question's grading page and the link to it."""
+    from autograde.by_question.link import grade_question
+
+    for line in grade_question(Path.cwd(), args.assignment, args.question):
+        print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-command per stage of the data flow."""
     parser = argparse.ArgumentParser(prog="python -m autograde", description=__doc__)
@@ -77,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--json", type=Path, metavar="PATH", help="write the JSON here instead of reports/<assignment>/")
     report.add_argument("--overrides", type=Path, metavar="PATH", help="veto decisions (default: overrides.yaml if present)")
     report.set_defaults(run=_report)
+
+    grade = commands.add_parser("grade", help="grade one question across the class: its page's link and what waits there")
+    grade.add_argument("assignment", help="assignment name, e.g. lesson05")
+    grade.add_argument("question", help="a manually graded answer's grade id, e.g. q2")
+    grade.set_defaults(run=_grade)
 
     veto = commands.add_parser("veto", help="check one free-text answer (stdin) for veto claims")
     veto.add_argument("--question", choices=("q1", "q2", "q3"), required=True)

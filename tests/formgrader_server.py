@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 BIN = Path(sys.executable).parent
 
@@ -58,3 +58,9 @@ def log_in(page: Page, base: str, token: str) -> None:
     page.wait_for_load_state()
 
 
+def grader_context(browser: Browser, base: str, token: str, window: dict[str, int]) -> BrowserContext:
+    """A grader's browser logged in to the server at `base` (its first page open), every request off it refused."""
+    context = browser.new_context(viewport=window)
+    context.route(lambda url: not url.startswith(base), lambda route: route.abort("internetdisconnected"))
+    log_in(context.new_page(), base, token)
+    return context

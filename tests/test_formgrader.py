@@ -20,18 +20,11 @@ import pytest
 
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 
-from formgrader_server import BIN, jupyter_server, log_in  # noqa: E402
+from formgrader_server import BIN, grader_context, jupyter_server  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from autograde.building.site_check import (  # noqa: E402
-    PageExpectations,
-    Problem,
-    find_chromium,
-    inspect_page,
-    open_chromium,
-    record_failures,
-    serve_directory,
-)
+    PageExpectations, Problem, find_chromium, inspect_page, open_chromium, record_failures, serve_directory)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = find_chromium()
@@ -164,11 +157,9 @@ def look_at_carol(page: Page, base: str) -> GradingPage:
 
 def look_at_lab(browser: Browser, base: str, token: str, into: RoundTrip) -> None:
     """Scroll through the release notebook in JupyterLab as a student would, noting its formulas and pictures."""
-    context = browser.new_context(viewport=GRADER_WINDOW)
-    context.route(lambda url: not url.startswith(base), lambda route: route.abort("internetdisconnected"))
-    page = context.new_page()
+    context = grader_context(browser, base, token, GRADER_WINDOW)
+    page = context.pages[0]
     record_failures(page, into.lab_problems)
-    log_in(page, base, token)
     page.goto(f"{base}/lab/tree/release/lesson05/lesson05.ipynb")
     page.wait_for_selector(".jp-RenderedMarkdown mjx-container", timeout=60_000)
     pictures: dict[str, int] = {}
@@ -221,10 +212,8 @@ def round_trip(course: Path) -> RoundTrip:
     trip = RoundTrip(before=statuses(course))
     token = secrets.token_hex(16)
     with jupyter_server(course, token) as base, open_chromium(CHROMIUM) as browser:
-        context = browser.new_context(viewport=GRADER_WINDOW)
-        context.route(lambda url: not url.startswith(base), lambda route: route.abort("internetdisconnected"))
-        page = context.new_page()
-        log_in(page, base, token)
+        context = grader_context(browser, base, token, GRADER_WINDOW)
+        page = context.pages[0]
         trip.carol = look_at_carol(page, base)
         grade(page, "carol", CAROL_COMMENT)
         open_from_gradebook(page, base, "alice")

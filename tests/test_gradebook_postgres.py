@@ -8,12 +8,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import pwd
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Iterator
@@ -22,7 +19,6 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
-import psycopg
 import pytest
 from nbgrader.api import Comment, Grade
 from sqlalchemy import func
@@ -30,6 +26,7 @@ from sqlalchemy import func
 from autograde.assignment_spec import REPO_ROOT, load_spec
 from autograde.building.mock_submissions import load_table, write_submissions
 from autograde.results.gradebook_access import open_gradebook
+from postgres_server import PASSWORD, postgres_database
 
 SPEC = load_spec("lesson05")
 NOTEBOOK = SPEC.notebook.removesuffix(".ipynb")
@@ -37,8 +34,6 @@ EXAMPLES = {row.student: row for row in load_table(REPO_ROOT / "examples" / "sub
 CLASS = [EXAMPLES["alice"], replace(EXAMPLES["alice"], student="henry"), EXAMPLES["bob"], EXAMPLES["carol"]]
 """alice and henry answer alike (their points decide pass or fail); bob has a code veto, carol a text veto."""
 
-PASSWORD = "s3cret-grader"
-SERVER_SETTINGS = "-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder}"
 
 
 @dataclass(frozen=True)
@@ -65,57 +60,11 @@ STATUS_AFTER_GRADING = {"alice": "pass", "henry": "fail", "bob": "veto", "carol"
 """alice 4 + 6 ≥ 8 passes, henry 4 + 1.5 fails; bob's and carol's undecided vetoes win over any points."""
 
 
-def postgres_bin() -> Path | None:
-    """The folder with initdb and pg_ctl of the newest installed Debian PostgreSQL, or from PATH."""
-    debian = sorted(Path("/usr/lib/postgresql").glob("[0-9]*/bin/pg_ctl"), key=lambda path: float(path.parts[-3]))
-    found = debian[-1] if debian else shutil.which("pg_ctl")
-    return Path(found).parent if found else None
-
-
-def server_account() -> pwd.struct_passwd | None:
-    """Who runs the server: the `postgres` system user when we are root (initdb refuses root), else ourselves."""
-    if os.geteuid() != 0:
-        return pwd.getpwuid(os.geteuid())
-    try:
-        return pwd.getpwnam("postgres")
-    except KeyError:
-        return None
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
     """A PostgreSQL server of this test's own with an empty `lesson05` database; stopped and deleted afterwards."""
-    bin_dir, account = postgres_bin(), server_account()
-    if bin_dir is None:
-        pytest.skip("no PostgreSQL server installed (Debian: apt-get install postgresql; `make test` does it as root)")
-    if account is None:
-        pytest.skip("running as root without a `postgres` system user to run the server as (initdb refuses root)")
-    folder = Path(tempfile.mkdtemp(prefix="gradebook-postgres-"))  # not under pytest's tmp: that is private to root
-    (folder / "password").write_text(PASSWORD, encoding="utf-8")
-    for path in (folder, folder / "password"):
-        os.chown(path, account.pw_uid, account.pw_gid)
-    as_server = {"user": account.pw_uid, "group": account.pw_gid, "cwd": folder, "capture_output": True, "text": True}
-    data, port = folder / "data", free_port()
-    try:
-        subprocess.run([bin_dir / "initdb", "-D", data, "-U", "grader", f"--pwfile={folder / 'password'}",
-                        "--auth=scram-sha-256", "--no-locale", "-E", "UTF8"], check=True, timeout=120, **as_server)
-        started = subprocess.run([bin_dir / "pg_ctl", "-D", data, "-l", folder / "server.log", "-w", "-t", "60", "-o",
-                                  SERVER_SETTINGS.format(port=port, folder=folder), "start"], timeout=90, **as_server)
-        assert started.returncode == 0, (folder / "server.log").read_text(encoding="utf-8")
-        with psycopg.connect(host="127.0.0.1", port=port, user="grader", password=PASSWORD, dbname="postgres",
-                             autocommit=True) as connection:
-            connection.execute("CREATE DATABASE lesson05")
-        yield f"postgresql+psycopg://grader:{PASSWORD}@127.0.0.1:{port}/lesson05"
-    finally:
-        subprocess.run([bin_dir / "pg_ctl", "-D", data, "-m", "fast", "-w", "stop"], timeout=90, **as_server)
-        shutil.rmtree(folder, ignore_errors=True)
+    with postgres_database() as url:
+        yield url
 
 
 def run(root: Path, *command: str) -> subprocess.CompletedProcess:

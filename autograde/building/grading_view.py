@@ -78,12 +78,14 @@ def bounded_sources(cells: Sequence[NotebookNode], code_chars: int, markdown_cha
     """The cells a student wrote (not the locked lesson cells) cut where longer than a page shows quickly, with a note
     (the checks have read them whole)."""
     for cell in cells:
-        if cell.metadata.get("nbgrader", {}).get("locked"):
-            continue
-        limit, note = (code_chars, CUT_CODE) if cell.cell_type == "code" else (markdown_chars, CUT_MARKDOWN)
-        if len(cell.source) > limit:
-            cell.source = cell.source[:limit] + note.format(length=len(cell.source))
+        if not cell.metadata.get("nbgrader", {}).get("locked"):
+            cell.source = cut(cell.source, *((code_chars, CUT_CODE) if cell.cell_type == "code" else (markdown_chars,)))
     return list(cells)
+
+
+def cut(source: str, limit: int, note: str = CUT_MARKDOWN) -> str:
+    """`source` cut after `limit` characters, with a note saying how long it is (kept whole when shorter)."""
+    return source if len(source) <= limit else source[:limit] + note.format(length=len(source))
 
 
 def without_mark_scheme_lines(cells: Sequence[NotebookNode]) -> list[NotebookNode]:

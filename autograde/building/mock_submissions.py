@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,9 +62,28 @@ class MockSubmission:
 
 
 def load_table(path: Path) -> list[MockSubmission]:
-    """Read the YAML list of submissions."""
+    """Read the YAML list of submissions, or a class given as answers and how many gave each (`class_table`)."""
     rows = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [MockSubmission(**row) for row in rows]
+    return class_table(rows) if isinstance(rows, dict) else [MockSubmission(**row) for row in rows]
+
+
+def class_table(described: dict[str, Any]) -> list[MockSubmission]:
+    """`size` students named by `student`, each question's answers dealt out in a shuffled order (`seed`): every
+    answer `times` times, with the `score` and veto `decisions` a grader gives it kept in `expect`."""
+    size = int(described["size"])
+    rows = [MockSubmission(described["student"].format(number=number), why="a student of the class",
+                           expect={"scores": {}, "decisions": {}}) for number in range(size)]
+    for question, variants in described["answers"].items():
+        given = [variant for variant in variants for _ in range(int(variant["times"]))]
+        if len(given) != size:
+            raise ValueError(f"{question}: the answers' `times` add up to {len(given)}, not the class size {size}")
+        random.Random(f"{described.get('seed', 0)}-{question}").shuffle(given)
+        for row, variant in zip(rows, given):
+            if "text" in variant:
+                row.answers[question] = variant["text"]
+            row.expect["scores"][question] = variant.get("score")
+            row.expect["decisions"].update(variant.get("decisions", {}))
+    return rows
 
 
 def fill_blanks(exercise: str, blanks: dict[int, str]) -> str:

@@ -28,6 +28,8 @@ class Override:
     veto: str
     decision: Literal["upheld", "dismissed"]
     reason: str
+    source: str = FILENAME
+    """Where the decision was taken: overrides.yaml, or the grading page (autograde.results.veto_decisions)."""
 
 
 def _entry(path: Path, number: int, raw: object, students: Collection[str]) -> Override:

@@ -27,6 +27,7 @@ from autograde.results.overrides import (
     load_overrides,
 )
 from autograde.results.ungradable import load_ungradable
+from autograde.results.veto_decisions import Disagreement, combined, disagreement_line, load_page_decisions
 from autograde.untrusted.csp import NO_SCRIPT_PAGE, meta_tag, policy
 from autograde.untrusted.shown import for_console, for_spreadsheet
 from autograde.veto.finding import CATALOGUE, VETO_IDS
@@ -46,6 +47,8 @@ class GradeReport:
     """Dismissals of a veto the checks did not find (left over from an earlier run)."""
     notes: tuple[tuple[str, str], ...] = ()
     """(student, note) for each submission the veto checks could not read within their limits."""
+    disagreements: tuple[Disagreement, ...] = ()
+    """Vetoes overrides.yaml and the grading page decide differently (overrides.yaml wins)."""
 
     @property
     def max_points(self) -> int:
@@ -59,12 +62,14 @@ def vetoes_path(root: Path, student: str, assignment: str) -> Path:
 
 
 def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None = None) -> GradeReport:
-    """Read the gradebook, the ungradable record, each vetoes.json and the overrides under the course root."""
+    """Read the gradebook, the ungradable record, each vetoes.json, and the veto decisions of overrides.yaml and of the
+    grading page under the course root."""
     notebook = spec.notebook.removesuffix(".ipynb")
     scores = {row.student: row.scores for row in read_scores(root, spec.assignment, notebook)}
     ungradable = load_ungradable(spec.assignment, root)
     students = sorted(set(scores) | set(ungradable))
-    overrides = load_overrides(overrides_path or root / FILENAME, students, required=overrides_path is not None)
+    in_file = load_overrides(overrides_path or root / FILENAME, students, required=overrides_path is not None)
+    overrides, disagreements = combined(in_file, load_page_decisions(root, spec.assignment, students))
     grades, unchecked, notes = [], [], []
     for student in students:
         if student in ungradable:
@@ -89,7 +94,7 @@ def gather_report(spec: AssignmentSpec, root: Path, overrides_path: Path | None 
         ))
     found_ids = {(g.student, v.id) for g in grades for v in g.vetoes}
     stale = tuple(o for key, o in overrides.items() if o.decision == "dismissed" and key not in found_ids)
-    return GradeReport(spec, tuple(grades), tuple(unchecked), stale, tuple(notes))
+    return GradeReport(spec, tuple(grades), tuple(unchecked), stale, tuple(notes), tuple(disagreements))
 
 
 def points_text(points: float | None) -> str:
@@ -211,12 +216,13 @@ def todo(report: GradeReport) -> list[str]:
             if veto.decision == "undecided":
                 undecided.setdefault(veto.id, []).append(veto.cell or veto.origin)
         lines += [f"undecided veto: {for_console(grade.student)} {veto_id} ({for_console(', '.join(dict.fromkeys(cells)))}); "
-                  f"decide it in {FILENAME}" for veto_id, cells in undecided.items()]
+                  f"decide it on the grading page or in {FILENAME}" for veto_id, cells in undecided.items()]
     if report.unchecked:
         lines.append(f"no vetoes.json for {for_console(', '.join(report.unchecked))}: autograding did not finish, "
                      f"so they count as ungradable; re-run nbgrader autograde {report.spec.assignment} --force")
-    lines += [f"{FILENAME}: {for_console(o.student)}/{o.veto} is dismissed but was not found; remove the entry"
+    lines += [f"{o.source}: {for_console(o.student)}/{o.veto} is dismissed but was not found; remove that decision"
               for o in report.stale]
+    lines += [for_console(disagreement_line(found)) for found in report.disagreements]
     lines += [f"{for_console(student)}: {for_console(note)}" for student, note in report.notes]
     return lines
 

@@ -19,11 +19,13 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    """Serve our static files and put formgrader's pages under our Content-Security-Policy."""
+    """Serve our static files and the grading-by-question pages; put formgrader's pages under our policy."""
+    from autograde.by_question.handlers import routes
     from autograde.server.formgrader_pages import protect_formgrader
 
     web_app = serverapp.web_app
     static = url_path_join(web_app.settings["base_url"], "/autograde/static/(.*)")
-    web_app.add_handlers(".*$", [(static, web.StaticFileHandler, {"path": str(STATIC)})])
+    web_app.add_handlers(".*$", [*routes(web_app.settings["base_url"]), (static, web.StaticFileHandler, {"path": str(STATIC)})])
     protect_formgrader()
-    serverapp.log.info("autograde: formgrader pages served with a strict Content-Security-Policy")
+    serverapp.log.info("autograde: formgrader pages served with a strict Content-Security-Policy; grading by question "
+                       "at /autograde/by-question/<assignment>/<question>")

@@ -16,8 +16,8 @@ from nbgrader.api import MissingEntry
 from nbgrader.server_extensions.formgrader import base, handlers
 from tornado import web
 
-from autograde.building.offline_math import inline_scripts
-from autograde.untrusted.csp import NOTEBOOK_PAGE, policy
+from autograde.server.policies import script_policy
+from autograde.untrusted.csp import policy
 
 RENDER_TIMEOUT_S = 30.0
 """Longest a grading page may take to render before the grader is told to look at the notebook another way."""
@@ -28,9 +28,7 @@ _renderer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="grading-page")
 
 def grading_page_policy(handler: Any) -> str:
     """The grading page's policy: scripts only from the two static folders, and the inline math by hash."""
-    origin = f"{handler.request.protocol}://{handler.request.host}{handler.base_url}"
-    return policy(NOTEBOOK_PAGE | {"script-src": (f"{origin}/formgrader/static/", f"{origin}/autograde/static/")},
-                  inline_scripts(), frame_ancestors=("'self'",))
+    return script_policy(handler, "/formgrader/static/", "/autograde/static/")
 
 
 def list_page_policy(handler: Any) -> str:
