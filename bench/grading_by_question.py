@@ -26,12 +26,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from by_question_driver import (  # noqa: E402
+    ASSIGNMENT,
+    WINDOW,
+    KeyboardGrader,
+    class_rows,
+    formgrader_page_screens,
+    grade_in_formgrader,
+    make_course,
+)
+from formgrader_server import grader_context, jupyter_server  # noqa: E402
 from nbgrader.api import Gradebook  # noqa: E402
 
 from autograde.building.site_check import find_chromium, open_chromium  # noqa: E402
-from by_question_driver import (  # noqa: E402
-    ASSIGNMENT, WINDOW, KeyboardGrader, class_rows, formgrader_page_screens, grade_in_formgrader, make_course)
-from formgrader_server import grader_context, jupyter_server  # noqa: E402
 
 QUESTION = "q2"
 COMMENT = "快两倍：数据量减半，说得对。"

@@ -19,7 +19,11 @@ from typing import Any
 import yaml
 from playwright.sync_api import Page
 
-from autograde.building.mock_submissions import MockSubmission, class_table, write_submissions
+from autograde.building.mock_submissions import (
+    MockSubmission,
+    class_table,
+    write_submissions,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

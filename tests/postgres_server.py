@@ -13,7 +13,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-
 from formgrader_server import free_port
 
 PASSWORD = "s3cret-grader"

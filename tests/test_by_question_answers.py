@@ -10,7 +10,12 @@ import pytest
 
 from autograde.assignment_spec import load_spec
 from autograde.building.source_notebook import source_notebook_path
-from autograde.by_question.answers import EVIDENCE_CHARS, rubric_points, source_cells, veto_candidates
+from autograde.by_question.answers import (
+    EVIDENCE_CHARS,
+    rubric_points,
+    source_cells,
+    veto_candidates,
+)
 from autograde.by_question.saving import InvalidChange, checked_comment, checked_score
 from autograde.results.overrides import Override
 from autograde.results.veto_decisions import PAGE

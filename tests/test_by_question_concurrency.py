@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from by_question_driver import ASSIGNMENT, class_rows, make_course, run
 from formgrader_server import jupyter_server
 from postgres_server import postgres_database

@@ -4,7 +4,13 @@ from __future__ import annotations
 import random
 import time
 
-from autograde.by_question.grouping import Group, decisions, group_answers, grouping_rules, normalized
+from autograde.by_question.grouping import (
+    Group,
+    decisions,
+    group_answers,
+    grouping_rules,
+    normalized,
+)
 
 RIGHT = "优化器 step 只需要自己那 1/N_d 的梯度，所以用 reduce-scatter（约 Ψ）代替 all-reduce（约 2Ψ）；再 all-gather，合计 2Ψ。"
 SHORT = "RS + AG = 2Ψ，与 all-reduce 相同；ZeRO-2 多省了梯度显存，通信不变。"

@@ -25,14 +25,22 @@ import yaml
 
 pytest.importorskip("playwright", reason="playwright is a test dependency: pip install -e '.[test]'")
 
+from by_question_driver import (  # noqa: E402
+    ASSIGNMENT,
+    BIN,
+    WINDOW,
+    KeyboardGrader,
+    Tally,
+    class_rows,
+    make_course,
+    run,
+)
+from formgrader_server import grader_context, jupyter_server  # noqa: E402
+from hostile_course import PAYLOAD  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from autograde.building.site_check import find_chromium, open_chromium  # noqa: E402
 from autograde.results.veto_decisions import VETO_DECISIONS  # noqa: E402
-from by_question_driver import (  # noqa: E402
-    ASSIGNMENT, BIN, WINDOW, KeyboardGrader, Tally, class_rows, make_course, run)
-from formgrader_server import grader_context, jupyter_server  # noqa: E402
-from hostile_course import PAYLOAD  # noqa: E402
 
 CHROMIUM = find_chromium()
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian: apt-get install chromium)"),

@@ -24,7 +24,14 @@ from formgrader_server import BIN, grader_context, jupyter_server  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from autograde.building.site_check import (  # noqa: E402
-    PageExpectations, Problem, find_chromium, inspect_page, open_chromium, record_failures, serve_directory)
+    PageExpectations,
+    Problem,
+    find_chromium,
+    inspect_page,
+    open_chromium,
+    record_failures,
+    serve_directory,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = find_chromium()

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 from nbgrader.api import Comment, Grade
+from postgres_server import PASSWORD, postgres_database
 from sqlalchemy import func
 
 from autograde.assignment_spec import REPO_ROOT, load_spec
 from autograde.building.mock_submissions import load_table, write_submissions
 from autograde.results.gradebook_access import open_gradebook
-from postgres_server import PASSWORD, postgres_database
 
 SPEC = load_spec("lesson05")
 NOTEBOOK = SPEC.notebook.removesuffix(".ipynb")

@@ -29,8 +29,16 @@ from nbgrader.coursedir import CourseDirectory
 from autograde.assignment_spec import AssignmentSpec
 from autograde.building.grading_view import cut
 from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
-from autograde.grading.submitted_folders import UnreadableNotebook, read_submitted_notebook
-from autograde.results.overrides import FILENAME, Override, OverridesError, load_overrides
+from autograde.grading.submitted_folders import (
+    UnreadableNotebook,
+    read_submitted_notebook,
+)
+from autograde.results.overrides import (
+    FILENAME,
+    Override,
+    OverridesError,
+    load_overrides,
+)
 from autograde.results.ungradable import load_ungradable
 from autograde.results.veto_decisions import UNDECIDED, combined, read_page_decisions
 

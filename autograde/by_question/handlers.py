@@ -22,9 +22,21 @@ from tornado import web
 
 from autograde.assignment_spec import AssignmentSpec, SpecError, load_spec
 from autograde.building.offline_math import offline_math
-from autograde.by_question.answers import QuestionUnavailable, gradebook_rows, load_question, question_cells
+from autograde.by_question.answers import (
+    QuestionUnavailable,
+    gradebook_rows,
+    load_question,
+    question_cells,
+)
 from autograde.by_question.page_data import page_data
-from autograde.by_question.saving import Change, InvalidChange, Outcome, save_comments, save_decisions, save_scores
+from autograde.by_question.saving import (
+    Change,
+    InvalidChange,
+    Outcome,
+    save_comments,
+    save_decisions,
+    save_scores,
+)
 from autograde.server.policies import script_policy
 
 TEMPLATES = Path(__file__).with_name("templates")

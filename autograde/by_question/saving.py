@@ -18,7 +18,13 @@ from nbgrader.api import Comment, Grade, Gradebook
 from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
-from autograde.results.veto_decisions import DECISIONS, REASON, UNDECIDED, ensure_table, set_decision
+from autograde.results.veto_decisions import (
+    DECISIONS,
+    REASON,
+    UNDECIDED,
+    ensure_table,
+    set_decision,
+)
 from autograde.veto.finding import VETO_IDS
 
 COMMENT_CHARS = 10_000

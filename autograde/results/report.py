@@ -27,7 +27,12 @@ from autograde.results.overrides import (
     load_overrides,
 )
 from autograde.results.ungradable import load_ungradable
-from autograde.results.veto_decisions import Disagreement, combined, disagreement_line, load_page_decisions
+from autograde.results.veto_decisions import (
+    Disagreement,
+    combined,
+    disagreement_line,
+    load_page_decisions,
+)
 from autograde.untrusted.csp import NO_SCRIPT_PAGE, meta_tag, policy
 from autograde.untrusted.shown import for_console, for_spreadsheet
 from autograde.veto.finding import CATALOGUE, VETO_IDS
