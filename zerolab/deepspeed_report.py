@@ -9,8 +9,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from zerolab.accounting import (
-    COMPARED_STAGES, Model, Term, deepspeed_sum, deepspeed_terms, difference, lesson_terms, memory_terms, not_counted,
-    total_bytes)
+    COMPARED_STAGES,
+    Model,
+    Term,
+    deepspeed_sum,
+    deepspeed_terms,
+    difference,
+    lesson_terms,
+    memory_terms,
+    not_counted,
+    total_bytes,
+)
 from zerolab.formulas import STATES
 from zerolab.report import StageRow, load_saved, stage_rows
 

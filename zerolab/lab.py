@@ -12,6 +12,7 @@ from zerolab.formulas import STAGES
 from zerolab.launch import launch
 from zerolab.worker import BATCH_SIZE, WARMUP_STEPS, measure_rank
 
+
 def combine_ranks(world_size: int, per_rank: list[dict[str, Any]]) -> dict[str, Any]:
     """One world size's result: held and peak bytes per rank, the peak rank's breakdown, rank 0's traffic."""
     stages = {}

@@ -29,10 +29,7 @@ from nbgrader.coursedir import CourseDirectory
 from autograde.assignment_spec import AssignmentSpec
 from autograde.building.grading_view import cut
 from autograde.grading.preprocessors.record_vetoes import VETOES_FILE
-from autograde.grading.submitted_folders import (
-    UnreadableNotebook,
-    read_submitted_notebook,
-)
+from autograde.grading.submitted_folders import UnreadableNotebook, parse_notebook, read_submitted_text
 from autograde.results.overrides import (
     FILENAME,
     Override,
@@ -134,7 +131,7 @@ def _answer_cells(path: str, _changed: tuple[int, int]) -> dict[str, str] | str:
     """grade id → source of each graded markdown cell of an autograded notebook, or why it cannot be read (cached
     per file version: (mtime_ns, size))."""
     try:
-        notebook, _ = read_submitted_notebook(Path(path), NOTEBOOK_BYTES)
+        notebook = parse_notebook(Path(path).name, read_submitted_text(Path(path), NOTEBOOK_BYTES))
     except UnreadableNotebook as error:
         return UNREADABLE.format(reason=error)
     return {cell.metadata.nbgrader["grade_id"]: cell.source for cell in notebook.cells
