@@ -32,6 +32,7 @@ from by_question_driver import (  # noqa: E402
     KeyboardGrader,
     Tally,
     class_rows,
+    expected_decision,
     make_course,
     run,
 )
@@ -218,8 +219,11 @@ def test_every_answer_gets_the_score_and_decisions_the_grader_gave(grading: Grad
     with sqlite3.connect(course / "gradebook.db") as db:  # the formgrader pass moved them to overrides.yaml
         assert db.execute(f"SELECT count(*) FROM {VETO_DECISIONS.name}").fetchone() == (0,)
     decided = yaml.safe_load((course / "overrides.yaml").read_text(encoding="utf-8"))
+    raised = {row.student: {veto["id"] for veto in json.loads((course / "autograded" / row.student / "lesson05" /
+                                                              "vetoes.json").read_text(encoding="utf-8"))["vetoes"]
+                            if veto.get("cell") in QUESTIONS} for row in ROWS}
     assert {(d["student"], d["veto"]): d["decision"] for d in decided} == {
-        (row.student, veto): decision for row in ROWS for veto, decision in row.expect["decisions"].items()}
+        (row.student, veto): expected_decision(row, veto) for row in ROWS for veto in raised[row.student]}
     assert all(tally.statuses == [] for tally in grading.tallies.values())
 
 
@@ -245,7 +249,7 @@ def test_evidence_is_marked_inside_the_answer_and_math_is_typeset(grading: Gradi
     marks, vetoed = grading.tallies["q2"].marks, {a["student"] for a in grading.data["q2"]["answers"] if a["vetoes"]}
     shown = vetoed & set(marks)
     assert shown and all(marks[student] for student in shown), {student: marks[student] for student in shown}
-    assert marks[HOSTILE_EVIDENCE] == ["ZeRO-1 的通信量是 3Ψ"]
+    assert marks[HOSTILE_EVIDENCE][0].startswith("ZeRO-1 的通信量是 3Ψ")  # the sentence around the cleaned-out markup
     assert grading.tallies["q2"].math[MATH] >= 3
 
 
