@@ -100,3 +100,11 @@ def test_nesting_depth_ignores_brackets_inside_strings():
     """Are brackets inside JSON strings (and escaped quotes) not counted as nesting?"""
     assert nesting_depth(json.dumps({"a": "[[[[{{{{\\\"]]"}).encode(), 8) == 1
     assert nesting_depth(b"[[[]]]", 8) == 3
+
+
+def test_records_before_a_bad_line_count_however_the_bytes_were_cut():
+    """Are the events before a bad line in the same chunk still given (with the refusal), so chunking never decides?"""
+    good = b"".join(honest_stream()[:2])
+    with pytest.raises(ForgedRecord) as refused:
+        RecordReader(STEPS, output_bytes=4096).feed(good + line({"event": "start", "step": 5}))
+    assert [type(event) for event in refused.value.events] == [Started, Done]

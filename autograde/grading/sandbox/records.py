@@ -41,6 +41,13 @@ def _counted_size(output: Any) -> int:
 class ForgedRecord(ValueError):
     """The stream broke the record protocol; the message says how, for the grader's log."""
 
+    events: list[Event]
+    """The events read before the bad line in the same chunk, so the outcome never depends on how bytes were cut."""
+
+    def __init__(self, message: str, events: list[Event] | None = None) -> None:
+        super().__init__(message)
+        self.events = events or []
+
 
 @dataclass(frozen=True)
 class Started:
@@ -107,9 +114,15 @@ class RecordReader:
     def feed(self, chunk: bytes) -> list[Event]:
         """The events in what has arrived; ForgedRecord at the first line that breaks the protocol."""
         *lines, self.pending = (self.pending + chunk).split(b"\n")
-        if len(self.pending) > self.record_limit():
-            bounded_json(self.pending, self.record_limit())  # raises: a line too long even before it ends
-        return [self._event(bounded_json(line, self.record_limit())) for line in lines]
+        events: list[Event] = []
+        try:
+            for line in lines:
+                events.append(self._event(bounded_json(line, self.record_limit())))
+            if len(self.pending) > self.record_limit():
+                bounded_json(self.pending, self.record_limit())  # raises: a line too long even before it ends
+        except ForgedRecord as forged:
+            raise ForgedRecord(str(forged), events) from None
+        return events
 
     def _event(self, record: Any) -> Event:
         """The event a parsed record stands for, if it is the one expected now."""

@@ -167,17 +167,17 @@ class SandboxWorker:
                 stopped = ("output" if received > budget else "forged", str(forged))
                 self._kill_job()
                 deadline = job_deadline = time.monotonic() + GRACE_S
-                continue
+                events = forged.events  # what came before the bad line counts, however the bytes were cut
             for event in events:
                 if isinstance(event, Started):
                     running = event.step
-                    deadline = time.monotonic() + job.steps[event.step].timeout + GRACE_S
-                    if job_deadline == float("inf"):
-                        job_deadline = time.monotonic() + min(job.time_limit, self.settings.submission_timeout) + GRACE_S
                 elif isinstance(event, Done):
-                    results[event.step] = event.result
-                    running = None
-                    deadline = time.monotonic() + GRACE_S
+                    results[event.step], running = event.result, None
+                if stopped is not None:
+                    continue  # the job is being killed: its deadlines stay as they are
+                deadline = time.monotonic() + (job.steps[event.step].timeout if isinstance(event, Started) else 0) + GRACE_S
+                if isinstance(event, Started) and job_deadline == float("inf"):
+                    job_deadline = time.monotonic() + min(job.time_limit, self.settings.submission_timeout) + GRACE_S
         ending = self._ended()
         if stopped is not None and stopped[0] == "forged":
             self.close()  # a fresh sandbox for the next job: nothing of this one is trusted
