@@ -24,8 +24,9 @@ from autograde.results.gradebook_scores import read_scores
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ("attacks.yaml", "content.yaml")
 CONFIG = """
-c.Sandbox.cell_timeout = 3          # the attackers' endless loops cost 3 s each, not 10
-c.Sandbox.submission_timeout = 12  # far above an honest submission's 1-2 s; the sleepy cells' 67 s stop here
+c.Sandbox.cell_timeout = 2          # the attackers' endless loops cost 2 s each, not 10
+c.Sandbox.check_timeout = 1         # a hidden test's call that never returns, 1 s
+c.Sandbox.submission_timeout = 8    # far above an honest submission's 1-2 s; the sleepy cells' 43 s stop here
 """
 PAYLOAD = ("top.__pwned=(top.__pwned||0)+1;fetch('/api/kernels',{method:'POST'});"
            "new Image().src='http://198.51.100.7/x'")
