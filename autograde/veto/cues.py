@@ -180,6 +180,7 @@ _STRUCTURE = {
     "own_verb": r"\s*(?:{})",
     "rhetorical_tail": "{}",
     "question_forms": "{}",
+    "topic_consequence": "{}",
 }
 """The entries of `cues` about clause structure (the others are stance cues), each with where it must match."""
 

@@ -16,6 +16,8 @@ PREDICATES = (("shard", True), ("hold_fraction", True), ("keep_full", False))
 OBJECT_REACH = 120
 """Characters between a predicate and a noun beyond which the noun is not its object."""
 RELATION_REACH = 64
+OWN_FIRST_AT_REACH = 4
+"""Characters after a predicate within which a "first at" cue is its own ("partitioned from ZeRO-1 onwards")."""
 ONLY_REACH = 3
 """Characters between "only" and the verb it restricts ("只切", "only shards", "shards only")."""
 """Characters around a predicate within which a relation cue ("on top of ZeRO-2", "一样") relates its states."""
@@ -24,6 +26,8 @@ _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
+_PIECE_MARKS = (":", ";", " - ", "—")
+"""Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -39,13 +43,15 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
             if subject is None or _exempt(sentence, word, clause) or _not_a_claim(sentence, clause, start, end):
                 continue
-            bound = bound_states(sentence, clause, subject, start, end, word)
+            if relation == "first-at":
+                clause = (clause[0], _next_first_at(sentence, clause, end))
+            bound = bound_states(sentence, clause, subject, start, end, word) or _sentence_topic(sentence, clause)
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
             states = frozenset(
                 state for word_class in bound for state in STATES[word_class] if not _not_sharding(sentence, clause, subject, state)
             )
-            if not states and relation == "same-as":
+            if relation == "same-as" and (not states or sentence.book.word("same_set").match(sentence.text, end, clause[1])):
                 yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
             if not states:
                 continue
@@ -140,13 +146,30 @@ def bound_states(
     return bound
 
 
+def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict[str, bool]:
+    """The state opening a Chinese sentence whose last clause, opened by 所以/因此, has no object of its own
+    ("FP32 master 权重因为每卡都要用，所以仍然每卡全量保存"), bound loosely; else nothing."""
+    text = sentence.text
+    if not sentence.book.structure["topic_consequence"].match(text, clause[0]) or not _CJK.search(text, *clause):
+        return {}
+    if sentence.book.word("object_noun").search(text, *clause):
+        return {}
+    opening = sentence.book.word("object_noun").search(text, 0, min(len(text), 16))
+    if opening is None or text[: opening.start()].strip(" (⟨") and not re.fullmatch(r"\s*(?:bf16|fp16|fp32)?\s*", text[: opening.start()]):
+        return {}
+    return {c: False for c in STATES if sentence.book.word(c).fullmatch(opening.group())}
+
+
 def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, int], m_start: int, m_end: int, start: int) -> bool:
     """Whether a noun before an English predicate is the object of an English verb before it ("keeps the full
-    parameters … and shards only X"); in Chinese the object often comes first ("参数已经 shard 过了")."""
+    parameters … and shards only X") in the same piece (a colon or a dash starts a new one); in Chinese the object often comes
+    first ("参数已经 shard 过了")."""
     text = sentence.text
     if _CJK.search(text, m_end, start):
         return False
-    return bool(sentence.book.structure["barriers"].search(text, max(clause[0], m_start - 40), m_start))
+    low = max(clause[0], m_start - 40)
+    piece = max(text.rfind(mark, low, m_start) + len(mark) for mark in _PIECE_MARKS)
+    return bool(sentence.book.structure["barriers"].search(text, max(low, piece), m_start))  # "uses X: the Y are split"
 
 
 def _class_starts(sentence: PreparedSentence, word_class: str) -> set[int]:
@@ -216,8 +239,8 @@ def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str 
     多切", "additionally"), or the stage a state is first sharded at ("要到 ZeRO-3 才切")."""
     low, high = max(clause[0], start - RELATION_REACH), min(clause[1], end + RELATION_REACH)
     references = [m for m in sentence.mentions if low <= m.start < high and m.reference and m.stage != subject]
-    for a, b in sentence.spans("first_at"):
-        if low <= a < high:
+    for a, b in sorted(sentence.spans("first_at"), key=lambda span: min(abs(span[0] - start), abs(span[0] - end))):
+        if low <= a < high:  # the nearest: "梯度要到 ZeRO-2 才切，参数要到 ZeRO-3 才切"
             stage = _ANY_TAG.search(sentence.text, a, b)
             if stage:
                 return "first-at", stage.group(1)
@@ -230,6 +253,16 @@ def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str 
     if references and any(low <= a < high for a, _ in sentence.spans("same")):
         return "same-as", references[0].stage
     return None, None
+
+
+def _next_first_at(sentence: PreparedSentence, clause: tuple[int, int], end: int) -> int:
+    """Where the clause stops binding states to a predicate read with "first at": at the comma before the next such cue
+    that is not the predicate's own ("partitioned from ZeRO-1 onwards, gradients from ZeRO-2 onwards")."""
+    later = [a for a, _ in sentence.spans("first_at") if end + OWN_FIRST_AT_REACH < a < clause[1]]
+    if not later:
+        return clause[1]
+    comma = max(sentence.text.rfind(",", end, later[0]), sentence.text.rfind(";", end, later[0]))
+    return comma if comma != -1 else later[0]
 
 
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:

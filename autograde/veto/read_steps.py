@@ -36,7 +36,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     for word, collective in COLLECTIVE_WORDS:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            subject = sentence.subject(clause, start)
+            subject = _possessor(sentence, clause, start) or sentence.subject(clause, start)
             if subject is None or subject in sentence.book.others or sentence.has("not_a_step", *clause) or _replaced(sentence, clause, start, end):
                 continue
             if not sentence.mentions and _described(sentence, clause, start, end):
@@ -117,6 +117,13 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
             continue
         extra = sentence.has("extra_psi", start, end)
         yield Claim(subject, "step", (collective, carries, when, extra, None), start, end, flags=frozenset({"source"}))
+
+
+
+def _possessor(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> str | None:
+    """The stage the collective at `start` is said to belong to ("ZeRO-1 里的那次 AG", "ZeRO-1's all-gather"), if any."""
+    owner = sentence.book.word("possessor").search(sentence.text, clause[0], start)
+    return owner.group(1) if owner else None
 
 
 def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int, reach: int = STEP_REACH) -> str | None:
