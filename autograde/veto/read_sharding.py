@@ -51,7 +51,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             states = frozenset(
                 state for word_class in bound for state in STATES[word_class] if not _not_sharding(sentence, clause, subject, state)
             )
-            if relation == "same-as" and (not states or sentence.book.word("same_set").match(sentence.text, end, clause[1])):
+            if relation == "same-as" and ((not states and not _about_traffic(sentence, clause)) or sentence.book.word("same_set").match(sentence.text, end, clause[1])):
                 yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
             if not states:
                 continue
@@ -70,6 +70,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags = temporary | (frozenset() if state in strict else frozenset({"loose"}))
                 yield Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags)
     yield from _identities(sentence)
+    yield from _gapped(sentence)
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
@@ -144,6 +145,12 @@ def bound_states(
             strict = not sentence.book.word("object_noun").search(between)
             bound[word_class] = bound.get(word_class, False) or strict
     return bound
+
+
+def _about_traffic(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
+    """Whether the clause is about communication ("2Ψ, same as ZeRO-2, just spread over more messages"), so a "same"
+    in it compares volumes, not what is sharded."""
+    return "ψ" in sentence.text[clause[0] : clause[1]] or sentence.has("op", *clause) or sentence.has("comm_noun", *clause)
 
 
 def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict[str, bool]:
@@ -244,8 +251,9 @@ def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str 
             stage = _ANY_TAG.search(sentence.text, a, b)
             if stage:
                 return "first-at", stage.group(1)
+    sames = sentence.spans("same")
     for a, b in sentence.spans("adds_over"):
-        if low <= a < high:
+        if low <= a < high and not any(c <= a < d for c, d in sames):  # "并没有多分片什么" says the same set
             named = _ANY_TAG.search(sentence.text, a, b)  # "= ZeRO-2 + …", "在 ZeRO-2 基础上": the stage in the cue
             if named and not (named.group(1) == subject and sentence.stance.inside_aside(start)):
                 return "adds-over", named.group(1)
@@ -265,10 +273,35 @@ def _next_first_at(sentence: PreparedSentence, clause: tuple[int, int], end: int
     return comma if comma != -1 else later[0]
 
 
+def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Claims whose verb is left out after an earlier clause that has one ("ZeRO-1 removes the redundant optimizer
+    states, ZeRO-2 additionally the parameters, and ZeRO-3 finally the gradients"): each stage followed by nothing
+    but its objects takes the nearest verb before it."""
+    predicates = sorted((a, b, sharded) for word, sharded in PREDICATES for a, b in sentence.spans(word))
+    for mention in sentence.mentions:
+        if mention.reference or mention.stage in sentence.book.others:
+            continue
+        gapped = sentence.book.word("gapped_object").match(sentence.text, mention.end)
+        verbs = [p for p in predicates if p[1] <= mention.start]
+        if gapped is None or not verbs or any(mention.start <= a < gapped.end() for a, _, _ in predicates):
+            continue
+        if not any(verbs[-1][0] > m.start or verbs[-1][1] <= m.start < mention.start for m in sentence.mentions if m is not mention and not m.reference):
+            continue  # the verb's own subject comes before it or between it and this stage
+        objects = [sentence.text[a:b] for a, b in sentence.spans("object_noun") if mention.end <= a < gapped.end()]
+        states = frozenset(s for noun in objects for c in STATES if sentence.book.word(c).fullmatch(noun) for s in STATES[c])
+        if states:
+            yield Claim(mention.stage, "shards", states, mention.end, gapped.end(), sharded=verbs[-1][2])
+
+
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
-    """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), or "FSDP 就是 ZeRO-2 的
-    PyTorch 实现"."""
+    """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), "FSDP 就是 ZeRO-2 的
+    PyTorch 实现", or an FSDP sharding strategy glossed as another stage than it is ("SHARD_GRAD_OP，也就是 ZeRO-3")."""
     for a, b in sentence.spans("identity"):
         tags = _ANY_TAG.findall(sentence.text, a, b)
         if len(tags) == 2 and tags[0] != tags[1]:
             yield Claim(tags[0], "identity", tags[1], a, b)
+    for glossed in sentence.book.word("strategy_identity").finditer(sentence.text):
+        named = glossed.group("named")
+        stage = next(name for name, value in glossed.groupdict().items() if value and name != "named")
+        if stage != named:
+            yield Claim(stage, "identity", named, glossed.start(), glossed.end())
