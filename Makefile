@@ -55,8 +55,10 @@ demo: build system-deps-demo
 report: $(STAMP)
 	$(PYTHON) -m autograde report lesson05
 
+# one pytest process per core: most tests wait on servers, browsers and sandboxes (tests/conftest.py keeps each file,
+# and the files of one shared fixture, on one process)
 test: $(STAMP) $(DS_STAMP) system-deps-test
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n auto
 
 # the student site (_site/) and the answer site (_site-answer/); needs Quarto on PATH
 site: $(STAMP)

@@ -109,9 +109,11 @@ class HostileBatch:
         return next(row for row in self.table if row.student == student)
 
 
-def grade_hostile_batch(course: Path, home: Path, settings: str = "", more: list[MockSubmission] | None = None) -> HostileBatch:
-    """Write every submission (and `more`), autograde them in one run, then feedback, export and the report
-    (`settings`: extra grader_config.py lines, e.g. a Dask cluster)."""
+def grade_hostile_batch(
+    course: Path, home: Path, settings: str = "", more: list[MockSubmission] | None = None, *, autograde_only: bool = False
+) -> HostileBatch:
+    """Write every submission (and `more`), autograde them in one run, then (unless `autograde_only`) feedback, export
+    and the report (`settings`: extra grader_config.py lines, e.g. a Dask cluster)."""
     mark = "MARK" + secrets.token_hex(4)
     (home / "secret.txt").write_text(f"{mark}-secret")
     for name in ("source", "release"):
@@ -128,9 +130,10 @@ def grade_hostile_batch(course: Path, home: Path, settings: str = "", more: list
     write_submissions(course / "release" / "lesson05" / "lesson05.ipynb", batch.table, course / "submitted", "lesson05")
     batch.site_before = site_listing()
     batch.runs["autograde"] = batch.run(nbgrader, "autograde", "lesson05")
-    batch.runs["feedback"] = batch.run(nbgrader, "generate_feedback", "lesson05")
-    batch.runs["export"] = batch.run(nbgrader, "export")
-    batch.runs["report"] = batch.run(python, "-m", "autograde", "report", "lesson05")
+    if not autograde_only:
+        batch.runs["feedback"] = batch.run(nbgrader, "generate_feedback", "lesson05")
+        batch.runs["export"] = batch.run(nbgrader, "export")
+        batch.runs["report"] = batch.run(python, "-m", "autograde", "report", "lesson05")
     batch.scores = {row.student: row.scores for row in read_scores(course, "lesson05", "lesson05")}
     batch.leftovers = subprocess.run(["pgrep", "-f", "987654"], capture_output=True, text=True).stdout.split()
     batch.site_after = site_listing()

@@ -87,7 +87,7 @@ def test_the_hostile_suite_and_the_mistakes_get_the_local_points_on_the_cluster(
     from hostile_course import grade_hostile_batch
 
     batch = grade_hostile_batch(tmp_path_factory.mktemp("hostile-cluster"), tmp_path_factory.mktemp("hostile-home"),
-                                f'c.Sandbox.cluster = "{dask_cluster.address}"\n', MISTAKES)
+                                f'c.Sandbox.cluster = "{dask_cluster.address}"\n', MISTAKES, autograde_only=True)
     graded = [row for row in batch.table if "ungradable" not in row.expect]
     assert {row.student: {t: batch.scores[row.student][t] for t in TESTS} for row in graded} == {
         row.student: {t: float(row.expect[t]) for t in TESTS} for row in graded}

@@ -3,6 +3,7 @@ local pool of forked workers and on a Dask cluster (two workers on 127.0.0.1).""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -144,3 +145,9 @@ def test_one_result_line_per_student_and_a_progress_bar(course):
     lines = [line for line in rerun.stderr.splitlines() if line.startswith("  s")]
     assert sorted(line.split()[0] for line in lines) == sorted(row.student for row in course.table)
     assert f"{STUDENTS}/{STUDENTS}" in rerun.stderr and "ETA" in rerun.stderr
+    last = re.search(r"graded (\d+) submission\(s\) in ([\d.]+) s: ([\d.]+) submissions/s, first result after ([\d.]+) s, "
+                     r"recording (\d+) ms each", rerun.stderr)
+    assert last is not None, rerun.stderr[-500:]
+    count, seconds, rate, first, recording_ms = (float(value) for value in last.groups())
+    assert count == STUDENTS and 0 < first <= seconds and abs(rate - count / seconds) < 0.1 + 0.02 * rate
+    assert 0 < recording_ms * count / 1000 <= seconds  # the time spent recording is part of the batch

@@ -69,11 +69,13 @@ STUDENT_ID = r"[\w@+-][\w.@+-]{0,63}"
 """Folder names that can be student ids: letters, digits, _ . - @ + (a leading '.' would hide the folder)."""
 
 
-def batch_line(count: int, seconds: float, first: float | None) -> str:
-    """The batch's last line: how many, how fast, and when the first result came."""
+def batch_line(count: int, seconds: float, first: float | None, recording: float) -> str:
+    """The batch's last line: how many, how fast, when the first result came, and the time this process spent
+    recording each (the rate no number of workers can pass)."""
     rate = count / seconds if seconds > 0 else 0.0
     arrived = f"first result after {first:.2f} s" if first is not None else "no result"
-    return f"graded {count} submission(s) in {seconds:.1f} s: {rate:.2f} submissions/s, {arrived}"
+    each = f", recording {1000 * recording / count:.0f} ms each" if count else ""
+    return f"graded {count} submission(s) in {seconds:.1f} s: {rate:.2f} submissions/s, {arrived}{each}"
 
 
 class ParallelAutograde(Autograde):
@@ -202,7 +204,7 @@ class ParallelAutograde(Autograde):
         pool = self._pool(workers)
         columns = (TextColumn("autograding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                    TimeRemainingColumn())
-        recorded, started, first = 0, time.monotonic(), None
+        recorded, started, first, recording = 0, time.monotonic(), None, 0.0
         try:
             pool.start(len(tasks))  # the workers start their sandboxes and warm their checks while this process sets up
             self.recorders = [preprocessor(parent=self) for preprocessor in self.record_preprocessors]
@@ -212,14 +214,16 @@ class ParallelAutograde(Autograde):
                 for task, graded in pool.results(tasks, stop):
                     if isinstance(graded, Lost):
                         graded = GradedSubmission(task.assignment, task.student, failure=graded.reason)
+                    began = time.monotonic()
                     line = self._record_safely(graded)
+                    recording += time.monotonic() - began
                     recorded += 1
                     if graded.failure or graded.ungradable:
                         failed.append(task.student)
                     progress.console.print(line, markup=False, highlight=False)
                     progress.advance(bar)
                     first = first or time.monotonic() - started
-                progress.console.print(batch_line(recorded, time.monotonic() - started, first), markup=False)
+                progress.console.print(batch_line(recorded, time.monotonic() - started, first, recording), markup=False)
         except (WorkerRefused, ClusterUnavailable) as refused:
             self.log.error(str(refused))
             raise NbGraderException(str(refused)) from None
