@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ("test_formulas", "test_fp32_branch", "test_communication", "test_dp1")
 QUICK = [row for row in load_table(ROOT / "tests" / "data" / "submissions" / "mistakes.yaml")
          if "ungradable" not in row.expect and "loop" not in row.student]
-STUDENTS = 16
+STUDENTS = 12
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (make test installs it as root)")
 
@@ -87,7 +87,7 @@ class Course:
 
 @pytest.fixture(scope="module", params=["local", "cluster"])
 def course(request, tmp_path_factory):
-    """A class of 16 submissions: killed by SIGKILL after 4 results, by Ctrl-C during a --force regrade, then finished
+    """A class of 12 submissions: killed by SIGKILL after 4 results, by Ctrl-C during a --force regrade, then finished
     (graded by the local pool, then by the Dask cluster)."""
     cluster = request.getfixturevalue("dask_cluster") if request.param == "cluster" else None
     settings = f'c.Sandbox.cluster = "{cluster.address}"\n' if cluster else ""
