@@ -63,6 +63,9 @@ LOOPING = MockSubmission("looping", "zero_communication_volume never returns for
                          blanks={5: "next(n for n in iter(int, 1) if n)"})
 CELL_TIMEOUT_S = 10.0
 FIRST_RESULT = re.compile(r"first result after (\d+\.\d+) s")
+RECORDING = re.compile(r"recording (\d+) ms each")
+MOOC, WORKER_COUNTS = 10_000, (2, 8, 32, 128)
+"""The class size and worker counts the cost estimate is printed for."""
 
 
 def make_course(folder: Path, config: dict[str, str], rows: list) -> Path:
@@ -109,6 +112,18 @@ def a_class(size: int) -> list[MockSubmission]:
     return cycle_table(rows, size, name="s{number:03d}_{student}")
 
 
+def mooc_cost(seconds: float, size: int, log: str) -> str:
+    """What MOOC submissions cost on k worker processes, from this batch: each took `seconds` x cores / `size`
+    worker-seconds (start-up included), and the nbgrader process records one at a time at the rate its last line says."""
+    worker_s = seconds * (os.cpu_count() or 1) / size
+    recording = RECORDING.search(log)
+    floor = (f"; the nbgrader process records each in {recording[1]} ms, so no batch passes "
+             f"{1000 / max(1, int(recording[1])):.0f} submissions/s ({MOOC * int(recording[1]) / 60_000:.0f} min for "
+             f"{MOOC:,}) however many workers") if recording else ""
+    estimates = ", ".join(f"{k} workers {MOOC * worker_s / k / 60:.0f} min" for k in WORKER_COUNTS)
+    return f"{MOOC:,} submissions at {worker_s:.2f} worker-s each: {estimates}{floor}"
+
+
 def compare(size: int, work: Path, course_config: dict[str, str]) -> tuple[float, dict]:
     """Grade `size` submissions with both pipelines and print the figures; returns the course's time and points."""
     rows = a_class(size)
@@ -130,6 +145,7 @@ def compare(size: int, work: Path, course_config: dict[str, str]) -> tuple[float
           f"({(len(both) - len(differing)) * len(TESTS)} test scores)")
     for student, (course_points, plain_points) in sorted(differing.items()):
         print(f"    differ: {student}: course {format_points(course_points)}, plain {format_points(plain_points)}")
+    print(f"  {mooc_cost(ours_s, size, ours_log)}")
     failed_rows = sorted({student.split("_", 1)[1] for student in plain_failed})
     print(f"  graded by the course but not by plain nbgrader (its run failed for them): {len(plain_failed)} "
           f"({', '.join(failed_rows) or 'none'})")
