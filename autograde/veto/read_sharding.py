@@ -161,8 +161,8 @@ def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict
         return {}
     if sentence.book.word("object_noun").search(text, *clause):
         return {}
-    opening = sentence.book.word("object_noun").search(text, 0, min(len(text), 16))
-    if opening is None or text[: opening.start()].strip(" (⟨") and not re.fullmatch(r"\s*(?:bf16|fp16|fp32)?\s*", text[: opening.start()]):
+    opening = sentence.book.word("object_noun").match(text, len(text) - len(text.lstrip(" (")))  # its own precision word included
+    if opening is None:
         return {}
     return {c: False for c in STATES if sentence.book.word(c).fullmatch(opening.group())}
 
