@@ -6,6 +6,8 @@ from pathlib import Path
 
 import yaml
 
+from autograde.yaml_data import read_yaml
+
 ASSIGNMENTS_DIR = Path(__file__).with_name("assignments")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,7 +75,7 @@ def load_spec(assignment: str, root: Path = REPO_ROOT) -> AssignmentSpec:
         known = ", ".join(sorted(p.name for p in ASSIGNMENTS_DIR.iterdir() if (p / "assignment.yaml").exists()))
         raise SpecError(f"no assignment '{assignment}' (expected {path}); known assignments: {known}")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path)
         return AssignmentSpec(
             folder=path.parent,
             assignment=raw["assignment"],

@@ -19,11 +19,13 @@ def _veto(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    """Write source/<assignment>/<notebook> from the lesson."""
+    """Write source/<assignment>/<notebook> from the lesson, and compile the veto cue book for the graders to come."""
     from autograde.building.source_notebook import write_source_notebook
+    from autograde.veto.cues import cue_book
 
     path = write_source_notebook(args.assignment)
     print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+    cue_book()  # compiled once here, so the first autograde run's workers read its patterns (veto/pattern_cache.py)
     return 0
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from autograde.yaml_data import load_yaml
+
 FENCE_OPEN = re.compile(r"^(?P<ticks>`{3,})\{(?P<lang>[A-Za-z0-9_-]+)[^}]*\}\s*$")
 DIV_OPEN = re.compile(r"^(?P<colons>:{3,})\s*\{(?P<attrs>[^}]*)\}\s*$")
 DIV_CLOSE = re.compile(r"^:{3,}\s*$")
@@ -137,7 +139,7 @@ def _split_options(lang: str, body: list[str], where: str) -> tuple[dict[str, An
         option_lines.append(body[index][len(prefix):].strip())
         index += 1
     try:
-        options = yaml.safe_load("\n".join(option_lines)) if option_lines else {}
+        options = load_yaml("\n".join(option_lines)) if option_lines else {}
     except yaml.YAMLError as error:
         raise LessonSourceError(f"{where}: cell options are not valid YAML ({error.problem})") from None
     return options or {}, "".join(body[index:])
@@ -211,7 +213,7 @@ def read_lesson(path: str | Path) -> Lesson:
     front_matter: dict[str, Any] = {}
     if text.startswith("---\n"):
         end = text.index("\n---\n", 4)
-        front_matter = yaml.safe_load(text[4:end]) or {}
+        front_matter = load_yaml(text[4:end]) or {}
         text = text[end + 5:]
     return Lesson(path, front_matter, parse_blocks(text.splitlines(keepends=True), str(path)))
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-import yaml
 from nbformat.notebooknode import NotebookNode
+
+from autograde.yaml_data import read_yaml
 
 BLANK = "______"
 CORRECT_BLANKS = (
@@ -63,7 +64,7 @@ class MockSubmission:
 
 def load_table(path: Path) -> list[MockSubmission]:
     """Read the YAML list of submissions, or a class given as answers and how many gave each (`class_table`)."""
-    rows = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rows = read_yaml(path)
     return class_table(rows) if isinstance(rows, dict) else [MockSubmission(**row) for row in rows]
 
 

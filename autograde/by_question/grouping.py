@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
+from autograde.yaml_data import read_yaml
 
 RULES_PATH = Path(__file__).with_name("grouping.yaml")
 GroupKind = Literal["placeholder", "identical", "near-identical", "single"]
@@ -61,7 +61,7 @@ class GroupingRules:
 @cache
 def grouping_rules(path: Path = RULES_PATH) -> GroupingRules:
     """The rules, read once."""
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = read_yaml(path)
     near = raw["near_identical"]
     return GroupingRules(frozenset(letters_and_digits(normalized(str(p))) for p in raw["placeholders"]), int(near["ngram"]),
                          float(near["jaccard"]), int(near["compared_chars"]), bool(near["same_numbers"]))

@@ -9,6 +9,7 @@ from typing import Literal
 import yaml
 
 from autograde.veto.finding import VETO_IDS
+from autograde.yaml_data import read_yaml
 
 FILENAME = "overrides.yaml"
 DECISIONS = ("upheld", "dismissed")
@@ -60,7 +61,7 @@ def load_overrides(path: Path, students: Collection[str], required: bool = False
             raise OverridesError(f"{path}: no such file; give an existing overrides file or copy {EXAMPLE}")
         return {}
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark else ""

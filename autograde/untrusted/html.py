@@ -9,10 +9,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import nh3
-import yaml
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
+
+from autograde.yaml_data import read_yaml
 
 ALLOWLIST_PATH = Path(__file__).with_name("allowlist.yaml")
 MARKDOWN_CHARS = 200_000
@@ -44,7 +45,7 @@ class Rules:
 @cache
 def rules() -> Rules:
     """The allow-lists, read once."""
-    raw: dict[str, Any] = yaml.safe_load(ALLOWLIST_PATH.read_text(encoding="utf-8"))
+    raw: dict[str, Any] = read_yaml(ALLOWLIST_PATH)
     contexts = {name: AllowList(frozenset(raw[name]["tags"]), {tag: set(names) for tag, names in raw[name]["attributes"].items()})
                 for name in ("markdown", "html_output")}
     return Rules(contexts, frozenset(raw["drop_with_content"]), frozenset(raw["link_schemes"]),

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
 from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import CATALOGUE
+from autograde.yaml_data import read_yaml
 
 RULES_PATH = Path(__file__).with_name("code_misconceptions.yaml")
 STAGES = (1, 2, 3)
@@ -83,7 +82,7 @@ class CodeRules:
     @classmethod
     def from_file(cls, path: Path = RULES_PATH, facts: Facts | None = None) -> CodeRules:
         """Load and check the rules, the lesson's answer taken from `facts` (default facts.yaml); a wrong entry is reported by name."""
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
         facts = facts or lesson_facts()
         terms = {name: Term(**term) for name, term in data["terms"].items()}
         unknown = sorted(t.state for t in terms.values() if t.state not in facts.state_bytes)

@@ -8,15 +8,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from autograde.veto.first_chars import with_fast_start
 from autograde.veto.ledger import LedgerReader
 from autograde.veto.memory_formula import FormulaReader
 from autograde.veto.normalize import normalize
+from autograde.veto.pattern_cache import shared_cache
 from autograde.veto.quantities import QuantityCues
 from autograde.veto.stages import StageTagger, tag
 from autograde.veto.stance import StanceCues
+from autograde.yaml_data import read_yaml
 
 CUES_PATH = Path(__file__).with_name("cues.yaml")
 _MACRO = re.compile(r"\{(~\d+|@[a-z0-9]+|[a-z_][a-z0-9_]*)\}")
@@ -99,7 +99,7 @@ class CueBook:
     @classmethod
     def from_file(cls, path: Path = CUES_PATH) -> CueBook:
         """Load and compile `path`."""
-        data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = read_yaml(path)
         cues = data["cues"]
         terms = {**data["terms"], **data["terms_volume"]}
         expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]))
@@ -109,7 +109,7 @@ class CueBook:
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
-        return cls(
+        book = cls(
             limits=Limits(**data["limits"]),
             tagger=StageTagger(names, cues["reference_before"], expand(cues["reference_after"])),
             others=frozenset(data["others"]),
@@ -129,6 +129,8 @@ class CueBook:
             questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},
             topics=data["topics"],
         )
+        shared_cache().save()  # the next process reads the compiled patterns instead of compiling them again
+        return book
 
     def word(self, name: str) -> re.Pattern[str]:
         """The compiled word class `name` of `terms`."""

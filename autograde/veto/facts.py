@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from autograde.yaml_data import read_yaml
 
 FACTS_PATH = Path(__file__).with_name("facts.yaml")
 
@@ -58,7 +58,7 @@ class Facts:
     @classmethod
     def from_file(cls, path: Path = FACTS_PATH) -> Facts:
         """Load and check `path`."""
-        data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = read_yaml(path)
         states = {name: float(entry["bytes"]) for name, entry in data["states"].items() if "bytes" in entry}
         stages = data["stages"]
         names = {name: Named(entry["zh"], entry["en"]) for section in ("states", "phases") for name, entry in data[section].items()}

@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
+from autograde.yaml_data import read_yaml
 
 CATALOGUE_PATH = Path(__file__).with_name("catalogue.yaml")
-CATALOGUE: dict[str, dict[str, str]] = yaml.safe_load(CATALOGUE_PATH.read_text(encoding="utf-8"))
+CATALOGUE: dict[str, dict[str, str]] = read_yaml(CATALOGUE_PATH)
 VETO_IDS: tuple[str, ...] = tuple(CATALOGUE)
 
 
