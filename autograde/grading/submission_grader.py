@@ -107,6 +107,7 @@ class SubmissionGrader(LoggingConfigurable):
     def prepare(self) -> str | None:
         """Start this process's sandbox and warm the checks meanwhile; why it cannot grade, or None when ready."""
         def warm() -> None:
+            parse_notebook("warm-up.ipynb", nbformat.writes(nbformat.v4.new_notebook()))  # nbformat builds its validator
             for preprocessor in self._chain("sanitize") + self._chain("autograde"):
                 getattr(preprocessor, "prepare", lambda: None)()
 

@@ -5,6 +5,8 @@ limit (autograde.untrusted.bounded_call); a submission that exceeds them gets a 
 """
 from __future__ import annotations
 
+import threading
+
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -28,8 +30,17 @@ class FindVetoes(NbGraderPreprocessor):
     memory_bytes = Integer(1 << 30, help="Address space the checks may use for one submission.").tag(config=True)
     seconds = Float(20.0, help="Wall-clock seconds the checks may take for one submission.").tag(config=True)
 
+    _warming: threading.Thread | None = None
+    """Loads the checkers in the background while the sandbox starts and runs the first submission."""
+
     def prepare(self) -> None:
-        """Load the checkers and compile their rules once per worker, so each forked check starts warm."""
+        """Start loading the checkers and compiling their rules, once per worker, so each forked check starts warm;
+        `preprocess` waits for it (a fork must not meet a thread halfway through an import)."""
+        self._warming = threading.Thread(target=self._warm, name="veto checks warm-up", daemon=True)
+        self._warming.start()
+
+    def _warm(self) -> None:
+        """Run each checker once."""
         from autograde.veto.code import find_code_vetoes
         from autograde.veto.text import find_vetoes
 
@@ -39,6 +50,9 @@ class FindVetoes(NbGraderPreprocessor):
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
         """Check the code cell (with the answers its functions gave in the sandbox) and every answer cell's text."""
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
         cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell.source for cell in nb.cells}
         answers = self._answers(cells.get(self.code_cell), resources)
         found = resources.setdefault("autograde", {}).setdefault("vetoes", {})
