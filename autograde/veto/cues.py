@@ -14,6 +14,7 @@ from autograde.veto.memory_formula import FormulaReader
 from autograde.veto.normalize import normalize
 from autograde.veto.pattern_cache import shared_cache
 from autograde.veto.quantities import QuantityCues
+from autograde.veto.read_tables import TableReader
 from autograde.veto.stages import StageTagger, tag
 from autograde.veto.stance import StanceCues
 from autograde.yaml_data import read_yaml
@@ -95,6 +96,7 @@ class CueBook:
     placeholders: frozenset[str]
     questions: Mapping[str, tuple[str, ...]]
     topics: Mapping[str, str]
+    tables: TableReader
 
     @classmethod
     def from_file(cls, path: Path = CUES_PATH) -> CueBook:
@@ -109,9 +111,10 @@ class CueBook:
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
+        tagger = StageTagger(names, cues["reference_before"], expand(cues["reference_after"]))
         book = cls(
             limits=Limits(**data["limits"]),
-            tagger=StageTagger(names, cues["reference_before"], expand(cues["reference_after"])),
+            tagger=tagger,
             others=frozenset(data["others"]),
             stance=StanceCues.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
@@ -128,6 +131,7 @@ class CueBook:
             placeholders=frozenset(_key(p) for p in data["placeholders"]),
             questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},
             topics=data["topics"],
+            tables=TableReader(data["tables"], lambda cell: tagger.tag(normalize(cell)), words.__getitem__),
         )
         shared_cache().save()  # the next process reads the compiled patterns instead of compiling them again
         return book

@@ -22,6 +22,13 @@ class Sentence:
     """The original text, stripped of surrounding space and a leading bullet marker."""
     start: int = 0
     """Where `text` starts in the answer."""
+    written_end: int | None = None
+    """Where the words it stands for end in the answer, when `text` is a reading of them (a table row) rather than them."""
+
+    @property
+    def end(self) -> int:
+        """Where the sentence as written ends in the answer."""
+        return self.written_end if self.written_end is not None else self.start + len(self.text)
 
     @property
     def is_question(self) -> bool:

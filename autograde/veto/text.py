@@ -59,7 +59,7 @@ def _sentences(
 ) -> Iterator[tuple[PreparedSentence, str]]:
     """Each asserting sentence of `text` prepared for reading, with its evidence (the sentence as written); a question the
     next sentence affirms ("ZeRO-3 会切激活吗？会。") asserts what it asks."""
-    sentences = split_sentences(text, book.limits.sentence_chars)
+    sentences = book.tables.read_into(text, split_sentences(text, book.limits.sentence_chars))
     prepared_texts = [book.prepare_both(s.text) for s in sentences]
     tagged = [t for _, t in prepared_texts]
     topic = book.topics.get(question or "")
@@ -86,7 +86,7 @@ def _sentences(
                 quotes=quotes,
             )
             last = sentences[index + 1] if affirmed else sentence  # the answer that affirms a question is part of the evidence
-            yield prepared, evidence_of(sentence.start, last.start + len(last.text))
+            yield prepared, evidence_of(sentence.start, last.end)
         stages = [m for m in mentions if m.stage not in book.others]  # another axis or technique is never the topic
         asked_topic = asked_topic and last_subject(stages, None) is None
         topic = last_subject(stages, topic)
