@@ -152,7 +152,7 @@ class CueBook:
     def asserted_part(self, tagged: str, is_question: bool) -> str:
         """The part of a prepared sentence that asserts: all of a statement, none of a question, and the
         statement before a rhetorical tail ("ZeRO-3 会切激活，不然怎么叫 fully sharded？")."""
-        if not is_question:
+        if not is_question or self.structure["belief_question"].search(tagged):
             return tagged
         tail = self.structure["rhetorical_tail"].search(tagged)
         statement = tagged[: tail.start()] if tail else ""
@@ -186,6 +186,7 @@ _STRUCTURE = {
     "own_verb": r"\s*(?:{})",
     "rhetorical_tail": "{}",
     "question_forms": "{}",
+    "belief_question": "{}",
     "topic_consequence": "{}",
 }
 """The entries of `cues` about clause structure (the others are stance cues), each with where it must match."""

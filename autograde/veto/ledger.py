@@ -121,10 +121,10 @@ class LedgerReader:
 
     def ledgers(self, text: str) -> list[Ledger]:
         """The sums of collectives in `text` ("AG + AG + RS", or a listed composition), each with its stated total."""
-        listed = bool(self.composition.search(text))
+        parts = self.parts(text)
+        listed = bool(self.composition.search(text)) or self._list_closed_by_joiner(text, parts)
         found: list[Ledger] = []
         chain: list[Part] = []
-        parts = self.parts(text)
         for index, part in enumerate([*parts, None]):
             if part is not None and chain and self._joined(text[chain[-1].end : part.start], listed):
                 chain.append(part)
@@ -139,6 +139,17 @@ class LedgerReader:
                     found.append(Ledger(chain[0].start, chain[0].end, tuple(chain), float(source.group(1) or 1)))
             chain = [part] if part is not None else []
         return found
+
+    def _list_closed_by_joiner(self, text: str, parts: list[Part]) -> bool:
+        """Whether a list of collectives ends in a sum's joiner ("一个 AG、一个 RS 加一个 AR", "AG, RS plus AR"): the
+        list is one sum, as when the sentence says its collectives compose a whole."""
+        for first, second, third in zip(parts, parts[1:], parts[2:]):
+            listed = _ASIDE.sub(" ", text[first.end : second.start])
+            joined = _ASIDE.sub(" ", text[second.end : third.start])
+            if len(listed) <= 24 and not any(mark in listed + joined for mark in "ψ⟨=") and self.list_joiner.search(listed) and not self.joiner.search(listed) and len(joined) <= 24 \
+                    and self.joiner.search(joined) and not _STOP.search(text, first.end, third.start):
+                return True
+        return False
 
     def _joined(self, between: str, listed: bool) -> bool:
         """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""

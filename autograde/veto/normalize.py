@@ -55,6 +55,9 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"木有|莫得", "没有"),
     # LaTeX commands to plain symbols.
     (r"\\(?:text|mathrm|mathbf|mathit|textbf|operatorname|mathsf)\s*\{([^{}]*)\}", r"\1"),
+    # A labelled term ("\underbrace{Ψ}_{\text{fwd AG}}") reads as its label before it: "fwd AG Ψ".
+    (r"\\(?:underbrace|overbrace)\s*\{([^{}]*)\}\s*[_^]\s*\{([^{}]*)\}", r" \2 \1 "),
+    (r"\\(?:underbrace|overbrace)\b", " "),
     (r"\\(?:var)?[Pp]si\b", "Ψ"),
     (r"\\(?:to|rightarrow|longrightarrow|Rightarrow|mapsto)\b", "→"),
     (r"\\infty\b", "∞"),

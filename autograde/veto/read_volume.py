@@ -61,7 +61,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
             continue
         if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
             continue  # a figure said after memory, with no traffic named since, is a memory figure
-        if owner == "zero3" and sentence.has("zero3_variant"):
+        if owner == "zero3" and _about_variant(sentence):
             continue  # FSDP without resharding after forward moves 2Ψ by design
         if q.coefficient == 2 and sentence.has("ar_identity"):
             continue  # "RS + AG = 2Ψ = AR": the all-reduce's volume, not the stage's
@@ -219,3 +219,12 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             if subject in sentence.book.others:
                 continue
             yield Claim(subject, "volume", value, start, end)
+
+
+def _about_variant(sentence: PreparedSentence) -> bool:
+    """Whether the sentence is about a ZeRO-3 variant that keeps parameters between the passes (reshard_after_forward=False,
+    SHARD_GRAD_OP): it names one, or, naming no stage of its own, goes on from a sentence that did ("设成 False 就…回到 2Ψ")."""
+    if sentence.has("zero3_variant"):
+        return True
+    own = any(not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
+    return not own and bool(sentence.book.word("zero3_variant").search(sentence.previous_text))

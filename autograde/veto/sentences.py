@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 # A sentence ends at Chinese or full-width stops, ! ? ; (either width), or an English period followed by space.
 _STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no)|\d)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no)\.$", re.IGNORECASE)
+_NUMBER_DOT = re.compile(r"\d\.$")
+"""A number's dot ("step 1. then", "v2. x") ends no sentence unless a capital letter or a Chinese character follows ("ZeRO-1. Prefetch…")."""
+_SENTENCE_OPENING = re.compile(r"\s+[\"'“‘(（]?[A-Z\u3400-\u9fff]")
 _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）\s]*$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -43,6 +46,8 @@ def split_sentences(answer: str, max_chars: int | None = None) -> list[Sentence]
     start = 0
     for stop in _STOP.finditer(answer):
         if stop.group().startswith(".") and _ABBREVIATION.search(answer, max(0, stop.start() - 6), stop.start() + 1):
+            continue
+        if stop.group().startswith(".") and _NUMBER_DOT.search(answer, max(0, stop.start() - 1), stop.start() + 1) and not _SENTENCE_OPENING.match(answer, stop.end()):
             continue
         _append(sentences, answer, start, stop.end(), max_chars)
         start = stop.end()
