@@ -43,9 +43,12 @@ $(DS_STAMP): $(STAMP)
 deepspeed: $(DS_STAMP)
 
 # lessons/lesson05.qmd -> source/lesson05/lesson05.ipynb -> release/lesson05/lesson05.ipynb
+# (bytecode for the package too: where PYTHONDONTWRITEBYTECODE is set, nbgrader autograde and each grading worker
+# would otherwise compile it on every run)
 build: $(STAMP)
 	$(PYTHON) -m autograde build lesson05
 	nbgrader generate_assignment lesson05 --force
+	$(PYTHON) -m compileall -q autograde >/dev/null
 
 # autograde examples/submissions from the repo root, print per-test points, then the final-grade report
 demo: build system-deps-demo

@@ -198,6 +198,8 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[60, 200])
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask cluster figure")
     args = parser.parse_args()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "autograde")], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-c", "from autograde.veto.cues import cue_book; cue_book()"], check=True)  # as make build
     course_config = {name: (ROOT / name).read_text(encoding="utf-8") for name in ("nbgrader_config.py", "grader_config.py")}
     with tempfile.TemporaryDirectory(prefix="grade-throughput-") as work:
         measured = {size: compare(size, Path(work), course_config) for size in args.sizes}
