@@ -60,6 +60,12 @@ class PreparedSentence:
         high = len(self.text) if high is None else high
         return any(low <= a and b <= high for a, b in self.spans(word))
 
+    def names_stage(self, low: int = 0, high: int | None = None) -> bool:
+        """Whether a stage of the sentence's own (not one it compares with, nor another axis or technique) is named
+        within text[low:high]."""
+        high = len(self.text) if high is None else high
+        return any(low <= m.start < high and not m.reference and m.stage not in self.book.others for m in self.mentions)
+
     def has_unexcluded(self, word: str, low: int = 0, high: int | None = None) -> bool:
         """Whether the word class occurs within text[low:high] other than as an excluded noun or in a quote."""
         return self.present(self.book.word(word), low, high)

@@ -237,7 +237,7 @@ def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     the sequence or hidden dimension, and the clause names no ZeRO stage of its own."""
     if not (any(m.stage in sentence.book.others for m in sentence.mentions) or sentence.has("other_axis_split")):
         return False
-    return not any(clause[0] <= m.start < clause[1] and not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
+    return not sentence.names_stage(*clause)
 
 
 def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:

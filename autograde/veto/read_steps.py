@@ -41,7 +41,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if not sentence.mentions and _described(sentence, clause, start, end):
                 continue
-            if sentence.has("prefetch_talk") and not _own_stage(sentence):
+            if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if word != "gather" and _sole_collective(sentence, clause, start, end):
                 named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
@@ -62,11 +62,6 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
     yield from _sources(sentence)
-
-
-def _own_stage(sentence: PreparedSentence) -> bool:
-    """Whether the sentence names a stage of its own (not one it compares with, nor another axis or technique)."""
-    return any(not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
 
 
 def _described(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:

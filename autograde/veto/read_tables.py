@@ -3,7 +3,7 @@ the row "| ZeRO-2 | 1/N_d | 全量 |" reads "ZeRO-2 切分参数。ZeRO-2 每卡
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ class TableRow:
 class TableReader:
     """Turns sharding tables into sentences, with the cue book's stage tagger and state words."""
 
-    def __init__(self, cues: Mapping[str, Any], prepare: Any, word: Any) -> None:
+    def __init__(self, cues: Mapping[str, Any], prepare: Callable[[str], str], word: Callable[[str], re.Pattern[str]]) -> None:
         self._sharded = re.compile(cues["sharded_cell"], re.IGNORECASE)
         self._whole = re.compile(cues["whole_cell"], re.IGNORECASE)
         self._forms = {key: cues[key] for key in ("exact", "sharded", "whole")}

@@ -226,5 +226,4 @@ def _about_variant(sentence: PreparedSentence) -> bool:
     SHARD_GRAD_OP): it names one, or, naming no stage of its own, goes on from a sentence that did ("设成 False 就…回到 2Ψ")."""
     if sentence.has("zero3_variant"):
         return True
-    own = any(not m.reference and m.stage not in sentence.book.others for m in sentence.mentions)
-    return not own and bool(sentence.book.word("zero3_variant").search(sentence.previous_text))
+    return not sentence.names_stage() and bool(sentence.book.word("zero3_variant").search(sentence.previous_text))
