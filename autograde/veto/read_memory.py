@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from autograde.veto.claims import Claim
 from autograde.veto.facts import Facts
+from autograde.veto.memory_formula import Formula
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_sharding import STATES
 
@@ -30,6 +31,7 @@ def memory_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
         owner = sentence.subject(clause, formula.start, QUANTITY_REACH)
         if owner in subjects:  # a formula is judged only against a stage the sentence itself names
             yield Claim(owner, "memory", formula.split, formula.start, formula.end, other=",".join(sorted(named - {owner})))
+            yield from _in_lesson_order(sentence, facts, owner, formula)
     if not sentence.has("memory_context"):
         return
     for formula in sentence.book.formulas.chains(sentence.text):
@@ -43,6 +45,20 @@ def memory_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
             state = _label(sentence, term.start, term.end)
             if state is not None:
                 yield Claim(owner, "shards", frozenset({state}), term.start, term.end, sharded=term.sliced, flags=frozenset({"formula"}))
+
+
+def _in_lesson_order(sentence: PreparedSentence, facts: Facts, owner: str, formula: Formula) -> Iterator[Claim]:
+    """The states an unlabelled formula divides, read by position when its terms are the lesson's, in the lesson's order,
+    when no stage divides that set ("Z2 = 2Ψ/N_d + 2Ψ + 12Ψ/N_d" divides parameters but not gradients); a set some
+    stage divides has that stage's split, which the formula's own claim judges."""
+    if [t.psi for t in formula.terms] != list(facts.state_bytes.values()):
+        return
+    if any(_label(sentence, t.start, t.end) for t in formula.terms):
+        return  # labelled terms are read by their labels
+    divided = frozenset(state for state, term in zip(facts.state_bytes, formula.terms) if term.sliced)
+    if divided in {frozenset(states) for states in facts.sharded.values()}:
+        return
+    yield Claim(owner, "shards", divided, formula.start, formula.end, exact=True, flags=frozenset({"formula", "by-order"}))
 
 
 def _label(sentence: PreparedSentence, start: int, end: int) -> str | None:

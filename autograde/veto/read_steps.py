@@ -41,6 +41,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if not sentence.mentions and _described(sentence, clause, start, end):
                 continue
+            if collective == "broadcast" and sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start):
+                continue
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if word != "gather" and _sole_collective(sentence, clause, start, end):

@@ -13,6 +13,7 @@ from autograde.veto.sentences import Sentence
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
 _DIVIDER_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
 _STAGE_TAG = re.compile(r"⟨(zero[123])⟩")
+_STAGE_NUMBER = re.compile(r"^\s*([123])\s*$")
 MODEL_STATES = frozenset({"parameters", "gradients", "optimizer"})
 """With a column for each of these, a row says the whole set its stage shards ("只切分")."""
 STATE_CLASSES = ("parameters", "gradients", "optimizer", "activations")
@@ -34,6 +35,7 @@ class TableReader:
     def __init__(self, cues: Mapping[str, Any], prepare: Callable[[str], str], word: Callable[[str], re.Pattern[str]]) -> None:
         self._sharded = re.compile(cues["sharded_cell"], re.IGNORECASE)
         self._whole = re.compile(cues["whole_cell"], re.IGNORECASE)
+        self._stage_column = re.compile(cues["stage_column"], re.IGNORECASE)
         self._forms = {key: cues[key] for key in ("exact", "sharded", "whole")}
         self._words = cues["state_words"]
         self._prepare = prepare
@@ -46,11 +48,13 @@ class TableReader:
             grid = [cells for _, _, cells in table]
             columns = [self._state(cell) for cell in grid[0]]
             if sum(state is not None for state in columns) >= 2:  # stages by row, states by column
+                numbered = bool(grid[0]) and bool(self._stage_column.search(normalize(grid[0][0])))
                 for start, end, cells in table[1:]:
-                    stage = self._stage(cells[0]) if cells else None
+                    named = self._numbered(cells[0]) if cells and numbered else None
+                    stage = named or (self._stage(cells[0]) if cells else None)
                     states = {columns[i]: cell for i, cell in enumerate(cells) if i < len(columns) and columns[i]}
                     if stage:
-                        found += self._reading(start, end, cells[0].strip(), stage, states)
+                        found += self._reading(start, end, f"ZeRO-{stage[-1]}" if named else cells[0].strip(), stage, states)
                 continue
             states_by_row = [self._state(cells[0]) if cells else None for cells in grid[1:]]
             if sum(state is not None for state in states_by_row) >= 2:  # stages by column
@@ -87,6 +91,12 @@ class TableReader:
         """The state a header cell names, when it names exactly one."""
         named = [s for s in STATE_CLASSES if self._word(s).search(normalize(cell).lower())]
         return named[0] if len(named) == 1 else None
+
+    @staticmethod
+    def _numbered(cell: str) -> str | None:
+        """The stage a bare number names under a stage column ("| 2 |" under "| stage |"); stage 0 is no ZeRO stage."""
+        number = _STAGE_NUMBER.match(cell)
+        return f"zero{number.group(1)}" if number else None
 
     def _stage(self, cell: str) -> str | None:
         """The ZeRO stage a cell names, when it names exactly one."""

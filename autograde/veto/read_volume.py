@@ -51,8 +51,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     text, quantities = sentence.text, sentence.book.quantities
     owned = []
     for q in quantities.totals(text):
-        if q.coefficient >= MEMORY_SIZED:
-            continue
+        if q.coefficient >= MEMORY_SIZED or sentence.book.word("bound_before").search(text, max(0, q.start - QUANTITY_REACH), q.start):
+            continue  # a memory size, or a bound the volume is compared with ("a bit above 2Ψ")
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
@@ -87,10 +87,14 @@ def _named_right_before(sentence: PreparedSentence, start: int) -> str | None:
 
 
 def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
-    """Whether a bare Ψ is said to be the stage's whole total ("only needs Ψ per step", "通信量为 Ψ", "which costs Ψ") in
-    a clause that names no collective it could belong to, nor one part of several ("each of the three costs Ψ")."""
+    """Whether a bare Ψ is said to be the stage's whole total: the step's traffic said to be only that ("每步通信只剩 Ψ"),
+    or "only needs Ψ per step", "通信量为 Ψ", "which costs Ψ" in a clause that names no collective it could belong to,
+    nor one part of several ("each of the three costs Ψ")."""
+    low = max(clause[0], start - SOLE_REACH)
+    if sentence.book.word("step_total_before").search(sentence.text, low, start):
+        return True  # "每步通信只剩 Ψ": the step's whole traffic, whatever collectives the clause names
     return (
-        bool(sentence.book.word("sole_total_before").search(sentence.text, max(clause[0], start - SOLE_REACH), start))
+        bool(sentence.book.word("sole_total_before").search(sentence.text, low, start))
         and not sentence.has("op", *clause)
         and not sentence.has("per_part", *clause)
     )

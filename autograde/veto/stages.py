@@ -35,11 +35,12 @@ class Mention:
 class StageTagger:
     """Tags stage aliases and tells the mentions a claim is about from those only compared to."""
 
-    def __init__(self, aliases: Mapping[str, Sequence[str]], reference_before: str, reference_after: str) -> None:
+    def __init__(self, aliases: Mapping[str, Sequence[str]], reference_before: str, reference_after: str, onward_after: str) -> None:
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{reference_before})\\s*$")
         self._after = re.compile(f"^\\s*(?:{reference_after})")
+        self._onward = re.compile(f"^\\s*(?:{onward_after})")
 
     def tag(self, text: str) -> str:
         """`text` with every stage alias replaced by its tag, then lower-cased."""
@@ -60,7 +61,7 @@ class StageTagger:
             after = _ASIDE.sub("", tagged[m.end() : m.end() + 64], count=1)[:16]
             between = tagged[found[-1].end : m.start()] if found else ""
             listed = bool(found) and found[-1].reference and len(between) < 24 and bool(_LIST_SEPARATOR.fullmatch(between) or _GLOSS.fullmatch(between))
-            reference = bool(self._before.search(before) or self._after.search(after) or listed)
+            reference = bool(self._before.search(before) or self._after.search(after) or listed) and not self._onward.match(after)
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
             counted = m.start()
             found.append(Mention(m.start(), m.end(), m.group(1), reference, depth > 0))
