@@ -47,7 +47,7 @@ class Claim:
     """The stance with negations counted only near the claim: the safe reading when a denial is the mistake."""
     flags: frozenset[str] = field(default=frozenset())
     """How the claim was read, for the judge: "loose" (a noun bound past another noun, too far for a denial),
-    "temporary" (said of a layer gathered for compute)."""
+    "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for)."""
 
     def with_stance(self, wide: Stance, narrow: Stance) -> Claim:
         """This claim with its stances read."""

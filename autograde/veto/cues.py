@@ -83,6 +83,8 @@ class CueBook:
     tagger: StageTagger
     others: frozenset[str]
     """Tags of parallelism axes and memory techniques other than ZeRO (TP, SP, CP, PP, recomputation, accumulation)."""
+    techniques: frozenset[str]
+    """The others that are techniques on one rank (recomputation, accumulation), not axes that split work over ranks."""
     stance: StanceCues
     quantities: QuantityCues
     ledger: LedgerReader
@@ -116,6 +118,7 @@ class CueBook:
             limits=Limits(**data["limits"]),
             tagger=tagger,
             others=frozenset(data["others"]),
+            techniques=frozenset(data["techniques"]),
             stance=StanceCues.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
             ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["names"]),

@@ -30,12 +30,13 @@ def verdict(claim: Claim, facts: Facts) -> tuple[str, ...]:
 
 def _holds(claim: Claim, true: bool | None) -> bool | None:
     """Whether the student's view of a claim whose truth is `true` is wrong: they assert a false claim (read with
-    negations counted over the whole clause) or deny a true one (counted only near it, and bound strictly)."""
+    negations counted over the whole clause) or deny a true one (counted only near it, and bound strictly, and not read
+    from "everything": denying that everything is sharded denies no one state)."""
     if true is None:
         return None
     if not true:
         return claim.stance == "asserted"
-    return claim.narrow_stance == "denied" and claim.stance == "denied" and "loose" not in claim.flags
+    return claim.narrow_stance == "denied" and claim.stance == "denied" and not {"loose", "universal"} & claim.flags
 
 
 def _shards(claim: Claim, facts: Facts) -> str | None:

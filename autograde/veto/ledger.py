@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
 """Counts written as words before a collective ("twice", "two all-gathers")."""
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
+_SLASH = re.compile(r"\s*/\s*")
 _EACH = re.compile(r"各|分别|\beach\b|\bapiece\b|\brespectively\b", re.IGNORECASE)
 
 
@@ -48,6 +49,10 @@ class LedgerReader:
     """One collective with its count before it and its value beside it ("两次 AG", "AG (2Ψ)", "2Ψ (AR)")."""
     joiner: re.Pattern[str]
     """What joins two parts of a sum ("+", "plus", "加上")."""
+    compared_before: re.Pattern[str]
+    """Ending the text before a collective: the sum is compared with it ("加起来等于原来的 AR"), which is no part of it."""
+    operand: re.Pattern[str]
+    """Between a collective and a value: what it acts on ("all-reduce on Ψ elements"), not what it moves."""
     list_joiner: re.Pattern[str]
     """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
     composition: re.Pattern[str]
@@ -83,6 +88,8 @@ class LedgerReader:
             names=names,
             part=re.compile(part, re.IGNORECASE),
             joiner=re.compile(cues["joiner"], re.IGNORECASE),
+            compared_before=re.compile(cues["compared_before"], re.IGNORECASE),
+            operand=re.compile(cues["operand"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
             composition=re.compile(cues["composition"], re.IGNORECASE),
             total_before=re.compile(rf"(?:(\d+(?:\.\d+)?)?ψ)\s*(?:{cues['total_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
@@ -105,14 +112,14 @@ class LedgerReader:
             number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
             before = None if m.group("before") and self._opens_sum(text, m.end()) else m.group("before")  # "3Ψ (AG + AG + RS)"
-            stated = None if self.aggregate.search(gap) or self.result.search(gap) else m.group("after") or before
+            stated = None if self.aggregate.search(gap) or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
             value = float(stated[:-1] or 1) if stated else None
             runs = 1 if m.group("per_run") or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside))
-        return found
+        return _slash_pairs_unvalued(text, found)
 
     def _opens_sum(self, text: str, position: int) -> bool:
         """Whether the parenthesis a value opened before the collective ending at `position` goes on to add others."""
@@ -142,19 +149,21 @@ class LedgerReader:
 
     def _list_closed_by_joiner(self, text: str, parts: list[Part]) -> bool:
         """Whether a list of collectives ends in a sum's joiner ("一个 AG、一个 RS 加一个 AR", "AG, RS plus AR"): the
-        list is one sum, as when the sentence says its collectives compose a whole."""
-        for first, second, third in zip(parts, parts[1:], parts[2:]):
+        list is one sum, as when the sentence says its collectives compose a whole. A joiner that goes on to a further
+        part opens a sum of its own ("AG/RS 的组合，fwd AG + bwd AG + RS"), closing no list."""
+        for index, (first, second, third) in enumerate(zip(parts, parts[1:], parts[2:])):
             listed = _ASIDE.sub(" ", text[first.end : second.start])
             joined = _ASIDE.sub(" ", text[second.end : third.start])
+            after = _ASIDE.sub(" ", text[third.end : parts[index + 3].start]) if index + 3 < len(parts) else ""
             if len(listed) <= 24 and not any(mark in listed + joined for mark in "ψ⟨=") and self.list_joiner.search(listed) and not self.joiner.search(listed) and len(joined) <= 24 \
-                    and self.joiner.search(joined) and not _STOP.search(text, first.end, third.start):
+                    and self.joiner.search(joined) and not (len(after) <= 24 and self.joiner.search(after)) and not _STOP.search(text, first.end, third.start):
                 return True
         return False
 
     def _joined(self, between: str, listed: bool) -> bool:
         """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""
         bare = _ASIDE.sub(" ", between)
-        if "=" in bare or "ψ" in bare or len(bare) > 40:
+        if "=" in bare or "ψ" in bare or len(bare) > 40 or self.compared_before.search(bare):
             return False
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
@@ -170,6 +179,13 @@ class LedgerReader:
         if after is None or _EACH.search(after.group(0)):
             return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
         return float(after.group(1) or 1)
+
+
+def _slash_pairs_unvalued(text: str, parts: list[Part]) -> list[Part]:
+    """`parts` with no value on collectives paired by a slash ("the AG/RS pattern and its 2Ψ"): the value is the pair's."""
+    paired = {i for i in range(1, len(parts)) if _SLASH.fullmatch(text, parts[i - 1].end, parts[i].start)}
+    paired |= {i - 1 for i in paired}
+    return [replace(p, value=None) if i in paired else p for i, p in enumerate(parts)]
 
 
 def _with_addends_before(text: str, earlier: list[Part], chain: list[Part], total: float | None) -> list[Part]:

@@ -53,6 +53,9 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"(?i)\b(ca|wo)nt\b", r"\1n't"),
     (r"(?i)\b(do|does|did|is|are|was|were|would|should|could|has|have|had|must|need)nt\b", r"\1n't"),
     (r"木有|莫得", "没有"),
+    # "No X is too long/big" says any X: "没有太长的 context" → "任意长度的 context" (no negation left to mislead).
+    (r"没有(?:太|过|再)长的", "任意长度的"),
+    (r"没有(?:太|过|再)大的", "任意大小的"),
     # LaTeX commands to plain symbols.
     (r"\\(?:text|mathrm|mathbf|mathit|textbf|operatorname|mathsf)\s*\{([^{}]*)\}", r"\1"),
     # A labelled term ("\underbrace{Ψ}_{\text{fwd AG}}") reads as its label before it: "fwd AG Ψ".
@@ -95,6 +98,8 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\bfour times\b", "4x"),
     *((rf"\b{english}\s*(?=Ψ)", digit) for digit, (english, _) in _NUMBER_WORDS.items()),
     *((rf"{chinese}(?=\s*{_COUNTERS}|\s*Ψ)", digit) for digit, (_, chinese) in _NUMBER_WORDS.items()),
+    # A multiple of the parameter count is a multiple of Ψ ("3 倍参数量", "3x the number of parameters").
+    (r"(?<![第\d.])(\d+(?:\.\d+)?)\s*(?:倍|[×*xX]|times)\s*(?:的)?\s*(?:the\s+)?(?:模型)?(?:参数量|参数个数|参数总量|parameter count|number of parameters|param(?:eter)?s? count)", r"\1Ψ"),
     # Ψ arithmetic: "3 × Ψ", "3 个 Ψ", "Ψ × 3", "(16Ψ)" to "3Ψ" / "16Ψ".
     (r"(?<![第\d.])(\d+(?:\.\d+)?)\s*(?:[×*·xX]|倍\s*(?:的)?)?\s*(?:个|份)?\s*Ψ", r"\1Ψ"),
     (r"Ψ\s*[×*·]\s*(\d+(?:\.\d+)?)", r"\1Ψ"),

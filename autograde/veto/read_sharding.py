@@ -66,8 +66,9 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
                 yield Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags)
                 continue
+            universal = frozenset(STATES["all_states"]) if "all_states" in bound else frozenset()
             for state in sorted(states):
-                flags = temporary | (frozenset() if state in strict else frozenset({"loose"}))
+                flags = temporary | (frozenset() if state in strict else frozenset({"loose"})) | (frozenset({"universal"}) if state in universal else frozenset())
                 yield Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags)
     yield from _identities(sentence)
     yield from _gapped(sentence)
@@ -233,9 +234,13 @@ def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
 
 
 def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
-    """Whether activations said to be split are another axis's or technique's: the sentence names TP, SP, CP, PP or recomputation, or a split along
-    the sequence or hidden dimension, and the clause names no ZeRO stage of its own."""
-    if not (any(m.stage in sentence.book.others for m in sentence.mentions) or sentence.has("other_axis_split")):
+    """Whether activations said to be split are another axis's or technique's: the sentence names TP, SP, CP or PP, or
+    names recomputation or accumulation before the clause ends (named only after it, a technique is what comes next:
+    "…scatter 到各个 rank 上存，再配合 recompute 就够了"), or a split along the sequence or hidden dimension; and the
+    clause names no ZeRO stage of its own."""
+    book = sentence.book
+    named = any(m.stage in book.others and (m.stage not in book.techniques or m.start < clause[1]) for m in sentence.mentions)
+    if not (named or sentence.has("other_axis_split")):
         return False
     return not sentence.names_stage(*clause)
 
@@ -295,12 +300,13 @@ def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
     """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), "FSDP 就是 ZeRO-2 的
-    PyTorch 实现", or an FSDP sharding strategy glossed as another stage than it is ("SHARD_GRAD_OP，也就是 ZeRO-3")."""
+    PyTorch 实现", or an FSDP sharding strategy glossed as another stage than it is ("SHARD_GRAD_OP，也就是 ZeRO-3",
+    "ZeRO-1 is FSDP's SHARD_GRAD_OP")."""
     for a, b in sentence.spans("identity"):
         tags = _ANY_TAG.findall(sentence.text, a, b)
         if len(tags) == 2 and tags[0] != tags[1]:
             yield Claim(tags[0], "identity", tags[1], a, b)
-    for glossed in sentence.book.word("strategy_identity").finditer(sentence.text):
+    for glossed in (m for word in ("strategy_identity", "stage_is_strategy") for m in sentence.book.word(word).finditer(sentence.text)):
         named = glossed.group("named")
         stage = next(name for name, value in glossed.groupdict().items() if value and name != "named")
         if stage != named:

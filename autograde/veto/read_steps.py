@@ -11,10 +11,12 @@ from autograde.veto.prepared import PreparedSentence
 
 LIST_REACH = 12
 """Characters before a collective within which another collective and a joiner make it an item of a list."""
-REPLACED_REACH = 16
+REPLACED_REACH = 24
 """Characters around a collective within which a word says it is replaced or decomposed."""
 MODIFIER_REACH = 14
 """Characters before a collective within which "extra", "uses" or "only" modifies it."""
+USE_REACH = 32
+"""Characters before a collective within which a verb says the stage runs it ("does the usual gradient all-reduce")."""
 STEP_REACH = 32
 """Characters between a collective and the state it carries."""
 PHASE_REACH = 48
@@ -45,6 +47,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
+            if collective == "all-reduce" and sentence.has("hybrid_shard"):
+                continue  # hybrid sharding all-reduces across nodes by design
             if word != "gather" and _sole_collective(sentence, clause, start, end):
                 named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
@@ -52,7 +56,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             carries = _carries(sentence, clause, start, end)
             when = _when(sentence, clause, start, end)
             extra = _near_before(sentence, "extra", clause, start, MODIFIER_REACH)
-            uses = _near_before(sentence, "uses", clause, start, MODIFIER_REACH) and not sentence.has("not_a_use")
+            uses = _near_before(sentence, "uses", clause, start, USE_REACH) and not sentence.has("not_a_use")
             count = _count(sentence, start)
             if carries is None and when is None and not extra and not uses and count is None:
                 continue
@@ -132,7 +136,8 @@ def _possessor(sentence: PreparedSentence, clause: tuple[int, int], start: int) 
 
 def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int, reach: int = STEP_REACH) -> str | None:
     """The state a collective moves: named right after it ("all-gather the gradients", "AG 梯度", "all-gather of
-    activations") or fronted ("把梯度 all-gather"), with no reason, negation or other collective between."""
+    activations"), right before it ("梯度 all-gather") or fronted ("把梯度 all-gather"), with no reason, negation or other
+    collective between."""
     text = sentence.text
     best: tuple[int, str] | None = None
     phases = sentence.spans("phase_update")
@@ -144,6 +149,8 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
                 between = text[end:a]
             elif end <= a <= end + reach and sentence.book.word("fronted_next").fullmatch(text, end, a):
                 between = ""  # "reduce-scatter，把全量参数…": the clause after the collective says what it moves
+            elif clause[0] <= a and b <= start and not text[b:start].strip():
+                between = ""  # "梯度 all-gather", "a gradient all-gather": the state names what the collective moves
             elif clause[0] <= a and b <= start and start - b <= 12 and sentence.book.word("fronted").search(text, max(clause[0], a - 32), a):
                 between = text[b:start]
             elif clause[0] <= a and b <= start and start - b <= 32 and sentence.book.word("passive_before").search(text, b, start):
@@ -170,9 +177,12 @@ def _when(
 
     def gap(o0: int, o1: int, a: int, b: int) -> float:
         """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a
-        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather")."""
+        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather"), or
+        before it unless it leads into the collective ("after the optimizer step, an all-gather")."""
         if o1 <= a:
             return float("inf") if _SEPARATOR.search(text, o1, a) else a - o1
+        if b <= o0 and _SEPARATOR.search(text, b, o0) and not sentence.book.word("phase_lead").fullmatch(text, b, o0):
+            return float("inf")  # "…in the backward, and (3) all-gather …": the phase closed an item before this one
         return max(0, o0 - b)
 
     found = [

@@ -1,5 +1,6 @@
 """Read a markdown table of what each stage shards as the sentences its rows stand for: under "| 阶段 | 参数 | 梯度 |",
-the row "| ZeRO-2 | 1/N_d | 全量 |" reads "ZeRO-2 切分参数。ZeRO-2 每卡完整保存梯度。" (stages by row or by column)."""
+the row "| ZeRO-2 | 1/N_d | 全量 |" reads "ZeRO-2 切分参数。ZeRO-2 每卡完整保存梯度。" (stages by row or by column); under
+"| 阶段 | 切分对象 |", the row "| ZeRO-2 | 梯度 + 优化器状态 |" reads "ZeRO-2 只切分梯度、优化器状态。"."""
 from __future__ import annotations
 
 import re
@@ -36,6 +37,7 @@ class TableReader:
         self._sharded = re.compile(cues["sharded_cell"], re.IGNORECASE)
         self._whole = re.compile(cues["whole_cell"], re.IGNORECASE)
         self._stage_column = re.compile(cues["stage_column"], re.IGNORECASE)
+        self._set_column = re.compile(cues["set_column"], re.IGNORECASE)
         self._forms = {key: cues[key] for key in ("exact", "sharded", "whole")}
         self._words = cues["state_words"]
         self._prepare = prepare
@@ -55,6 +57,15 @@ class TableReader:
                     states = {columns[i]: cell for i, cell in enumerate(cells) if i < len(columns) and columns[i]}
                     if stage:
                         found += self._reading(start, end, f"ZeRO-{stage[-1]}" if named else cells[0].strip(), stage, states)
+                continue
+            sets = [i for i, cell in enumerate(grid[0]) if i and self._set_column.search(normalize(cell))]
+            if sets:  # stages by row, one column listing what each shards
+                for start, end, cells in table[1:]:
+                    stage = self._stage(cells[0]) if cells else None
+                    named = [s for s in STATE_CLASSES if sets[0] < len(cells) and self._word(s).search(normalize(cells[sets[0]]).lower())]
+                    if stage and named:
+                        words = {"stage": cells[0].strip(), "sharded": "、".join(self._words[s] for s in named)}
+                        found.append(TableRow(start, end, self._forms["exact"].format(**words)))
                 continue
             states_by_row = [self._state(cells[0]) if cells else None for cells in grid[1:]]
             if sum(state is not None for state in states_by_row) >= 2:  # stages by column

@@ -12,6 +12,9 @@ from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_steps import COLLECTIVE_WORDS, step_claims
 from autograde.veto.stages import changed_to
 
+NEXT_REACH = 48
+"""Characters of a sentence whose value the next sentence's traffic makes a volume, and of the next sentence within which
+it must name that traffic."""
 MEMORY_SIZED = 10
 """A multiple of Ψ this large is a memory size (12Ψ of Adam states, 16Ψ in all), not what a step moves."""
 COMPARED_REACH = 24
@@ -33,7 +36,7 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
     comm = sentence.book.word("comm")
-    if comm.search(sentence.text) or comm.search(sentence.previous_question):
+    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -43,6 +46,16 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from step_claims(sentence)
     if "n_d" in sentence.text:
         yield from _per_rank(sentence)
+
+
+def _traffic_next(sentence: PreparedSentence) -> bool:
+    """Whether a short sentence stating one value, with no memory, formula or N_d in it, is followed by one that opens
+    on its traffic ("ZeRO-3 is also 2Ψ; it just chops the traffic into more messages"): its value is a volume."""
+    text = sentence.text
+    return (
+        len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
+        and not sentence.has("memory_noun") and bool(sentence.book.word("comm").search(sentence.next_text[:NEXT_REACH]))
+    )
 
 
 def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
