@@ -21,6 +21,10 @@ Relation = Literal["same-as", "adds-over", "first-at", "ratio-to", "more-than", 
 first sharded at, a multiple of its volume, more or less volume."""
 
 
+VALUES_AS_BYTES = "BF16 values counted as bytes"
+"""The value of a volume claim that gives a count of values as a size in GB ("7B in BF16: 2Ψ = 14 GB")."""
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim, with the span of the prepared sentence it was read from."""

@@ -113,7 +113,7 @@ class CueBook:
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
-        tagger = StageTagger(names, cues["reference_before"], expand(cues["reference_after"]), cues["onward_after"])
+        tagger = StageTagger(names, {**cues, "reference_after": expand(cues["reference_after"])})
         book = cls(
             limits=Limits(**data["limits"]),
             tagger=tagger,

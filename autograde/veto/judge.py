@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from autograde.veto.claims import Claim
+from autograde.veto.claims import VALUES_AS_BYTES, Claim
 from autograde.veto.facts import Facts
 
 SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-sharded", "wrong-comm-volume", "unbounded-scaling"
@@ -109,7 +109,7 @@ def _scaling(claim: Claim, facts: Facts) -> str | None:
 
 def _memory(claim: Claim, facts: Facts) -> str | None:
     """A stage's per-GPU static memory: wrong when its split is not the stage's, nor that of another stage the sentence
-    names (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
+    compares it with (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
     if claim.subject not in facts.sharded or claim.stance != "asserted":
         return None
     named = {facts.memory_split(s) for s in (claim.other or "").split(",") if s in facts.sharded}
@@ -117,8 +117,9 @@ def _memory(claim: Claim, facts: Facts) -> str | None:
     return SHARD_TARGET if claim.value != right and claim.value not in named - {right} else None
 
 
-_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d"})
-"""Volumes that no collective moves per rank: each moves a constant multiple of Ψ whatever N_d."""
+_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d", VALUES_AS_BYTES})
+"""Volumes that no collective moves per rank (each moves a constant multiple of Ψ whatever N_d), and a count of values
+given as bytes."""
 
 
 def _volume(claim: Claim, facts: Facts) -> str | None:

@@ -133,7 +133,8 @@ class PreparedSentence:
 
     def _pronoun_for_collective(self, clause: tuple[int, int], position: int) -> bool:
         """Whether the claim's subject is a pronoun for a collective that is the subject of the clause before
-        ("说 RS 快两倍，就是指它只传一半"), not for a stage that acts through one ("ZeRO-3 all-gathers …, so it moves 2Ψ")."""
+        ("说 RS 快两倍，就是指它只传一半") or of the question just asked, not for a stage that acts through one ("ZeRO-3
+        all-gathers …, so it moves 2Ψ")."""
         if not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position):
             return False
         if self.subjects.first_from(clause[0], position) is not None:
@@ -142,8 +143,9 @@ class PreparedSentence:
         index = bisect_right(ops, (clause[0], clause[0])) - 1
         while index >= 0 and ops[index][1] > clause[0]:
             index -= 1
-        if index < 0:
-            return False
+        if index < 0:  # "Is the reduce-scatter really twice as fast? Yes: it moves Ψ": the question's collective
+            question = self.previous_question
+            return bool(question) and "⟨" not in question and self.book.word("op").search(question) is not None
         antecedent = ops[index][1]
         own_clause = self.clause_around(antecedent - 1, antecedent)
         return self.subjects.first_from(own_clause[0], antecedent) is None

@@ -24,7 +24,7 @@ _AFTER_LABEL = re.compile(r"\s*[:=(]?\s*")
 def memory_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """The formulas a sentence gives for a stage it names, and the states its labelled terms say are divided or whole."""
     total = sum(facts.state_bytes.values())
-    named = frozenset(m.stage for m in sentence.mentions)
+    named = frozenset(m.stage for m in sentence.mentions if m.reference)  # compared with, so the formula may be theirs
     subjects = {m.stage for m in sentence.mentions if not m.reference}
     for formula in sentence.book.formulas.formulas(sentence.text, total):
         clause = sentence.clause_around(formula.start, formula.end)

@@ -14,6 +14,7 @@ from autograde.veto.sentences import Sentence
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
 _DIVIDER_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
 _STAGE_TAG = re.compile(r"⟨(zero[123])⟩")
+_READ_SENTENCE = re.compile(r"[^。]+。?")
 _STAGE_NUMBER = re.compile(r"^\s*([123])\s*$")
 MODEL_STATES = frozenset({"parameters", "gradients", "optimizer"})
 """With a column for each of these, a row says the whole set its stage shards ("只切分")."""
@@ -38,65 +39,83 @@ class TableReader:
         self._whole = re.compile(cues["whole_cell"], re.IGNORECASE)
         self._stage_column = re.compile(cues["stage_column"], re.IGNORECASE)
         self._set_column = re.compile(cues["set_column"], re.IGNORECASE)
-        self._forms = {key: cues[key] for key in ("exact", "sharded", "whole")}
+        self._forms = {key: cues[key] for key in ("exact", "sharded", "whole", "column")}
         self._words = cues["state_words"]
         self._prepare = prepare
         self._word = word
 
     def rows(self, answer: str) -> list[TableRow]:
-        """Every stage's reading in the sharding tables of `answer`."""
+        """Every stage's reading in the tables of `answer`: what it shards, and what each other column says of it."""
         found: list[TableRow] = []
         for table in _tables(answer):
             grid = [cells for _, _, cells in table]
-            columns = [self._state(cell) for cell in grid[0]]
-            if sum(state is not None for state in columns) >= 2:  # stages by row, states by column
-                numbered = bool(grid[0]) and bool(self._stage_column.search(normalize(grid[0][0])))
-                for start, end, cells in table[1:]:
-                    named = self._numbered(cells[0]) if cells and numbered else None
-                    stage = named or (self._stage(cells[0]) if cells else None)
-                    states = {columns[i]: cell for i, cell in enumerate(cells) if i < len(columns) and columns[i]}
-                    if stage:
-                        found += self._reading(start, end, f"ZeRO-{stage[-1]}" if named else cells[0].strip(), stage, states)
-                continue
-            sets = [i for i, cell in enumerate(grid[0]) if i and self._set_column.search(normalize(cell))]
-            if sets:  # stages by row, one column listing what each shards
-                for start, end, cells in table[1:]:
-                    stage = self._stage(cells[0]) if cells else None
-                    named = [s for s in STATE_CLASSES if sets[0] < len(cells) and self._word(s).search(normalize(cells[sets[0]]).lower())]
-                    if stage and named:
-                        words = {"stage": cells[0].strip(), "sharded": "、".join(self._words[s] for s in named)}
-                        found.append(TableRow(start, end, self._forms["exact"].format(**words)))
-                continue
+            by_state = sum(self._state(cell) is not None for cell in grid[0]) >= 2
             states_by_row = [self._state(cells[0]) if cells else None for cells in grid[1:]]
-            if sum(state is not None for state in states_by_row) >= 2:  # stages by column
+            if not by_state and sum(state is not None for state in states_by_row) >= 2:  # stages by column
                 for index, head in enumerate(grid[0][1:], start=1):
                     stage = self._stage(head)
                     states = {state: row[index] for state, row in zip(states_by_row, grid[1:]) if state and index < len(row)}
-                    if stage:
-                        found += self._reading(table[0][0], table[-1][1], head.strip(), stage, states)
+                    said = self._sharding(head.strip(), states) if stage else ""
+                    if said:
+                        found.append(TableRow(table[0][0], table[-1][1], said))
+                continue
+            found += self._stage_rows(table)
+        return found
+
+    def _stage_rows(self, table: list[tuple[int, int, list[str]]]) -> list[TableRow]:
+        """The readings of a table with a stage in each row's first cell: its state columns or the column listing
+        what it shards, then each other column as "<stage> 的 <header> 为 <cell>。" ("ZeRO-2 的 每步通信量 为 3Ψ。")."""
+        header = table[0][2]
+        columns = [self._state(cell) for cell in header]
+        by_state = sum(state is not None for state in columns) >= 2
+        sets = [i for i, cell in enumerate(header) if i and self._set_column.search(normalize(cell))]
+        numbered = bool(header) and bool(self._stage_column.search(normalize(header[0])))
+        read = {i for i, state in enumerate(columns) if state} if by_state else set(sets[:1])
+        found = []
+        for start, end, cells in table[1:]:
+            named = self._numbered(cells[0]) if cells and numbered else None
+            stage = named or (self._stage(cells[0]) if cells else None)
+            if not stage:
+                continue
+            name = f"ZeRO-{stage[-1]}" if named else cells[0].strip()
+            if by_state:
+                said = self._sharding(name, {columns[i]: cell for i, cell in enumerate(cells) if i < len(columns) and columns[i]})
+            elif sets and sets[0] < len(cells):
+                listed = [s for s in STATE_CLASSES if self._word(s).search(normalize(cells[sets[0]]).lower())]
+                said = self._forms["exact"].format(stage=name, sharded="、".join(self._words[s] for s in listed)) if listed else ""
+            else:
+                said = ""
+            said += "".join(
+                self._forms["column"].format(stage=name, header=header[i].strip(), cell=cell.strip())
+                for i, cell in enumerate(cells)
+                if 0 < i < len(header) and i not in read and cell.strip() and header[i].strip()
+            )
+            if said:
+                found.append(TableRow(start, end, said))
         return found
 
     def read_into(self, answer: str, sentences: list[Sentence]) -> list[Sentence]:
-        """`sentences` with each row of a sharding table (each table, for stages by column) replaced by its reading."""
+        """`sentences` with each stage's row of a table (each table, for stages by column) replaced by its reading, one
+        sentence per thing it says."""
         rows = self.rows(answer)
         if not rows:
             return sentences
         kept = [s for s in sentences if not any(row.start <= s.start < row.end for row in rows)]
-        read = [Sentence(row.reading, row.start, row.end) for row in rows]
+        read = [Sentence(said, row.start, row.end) for row in rows for said in _READ_SENTENCE.findall(row.reading)]
         return sorted(kept + read, key=lambda sentence: sentence.start)
 
-    def _reading(self, start: int, end: int, name: str, stage: str, cells: Mapping[str, str]) -> list[TableRow]:
-        """The sentences one stage's cells stand for."""
+    def _sharding(self, name: str, cells: Mapping[str, str]) -> str:
+        """The sentences one stage's state cells stand for."""
         sharded = [s for s in STATE_CLASSES if s in cells and self._sharded.search(normalize(cells[s]))]
         whole = [s for s in STATE_CLASSES if s in cells and s not in sharded and self._whole.search(normalize(cells[s]))]
         words = {"stage": name, "sharded": "、".join(self._words[s] for s in sharded), "whole": "、".join(self._words[s] for s in whole)}
-        said = []
+        said = ""
         if sharded:
             exact = MODEL_STATES <= {s for s in cells if s in sharded or s in whole}
-            said.append(self._forms["exact" if exact else "sharded"].format(**words))
+            said += self._forms["exact" if exact else "sharded"].format(**words)
         if whole:
-            said.append(self._forms["whole"].format(**words))
-        return [TableRow(start, end, "".join(said))] if said else []
+            said += self._forms["whole"].format(**words)
+        return said
 
     def _state(self, cell: str) -> str | None:
         """The state a header cell names, when it names exactly one."""

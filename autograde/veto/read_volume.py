@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from autograde.veto.claims import Claim, Relation
+from autograde.veto.claims import VALUES_AS_BYTES, Claim, Relation
 from autograde.veto.ledger import Ledger
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_steps import COLLECTIVE_WORDS, step_claims
@@ -19,6 +19,8 @@ MEMORY_SIZED = 10
 """A multiple of Ψ this large is a memory size (12Ψ of Adam states, 16Ψ in all), not what a step moves."""
 COMPARED_REACH = 24
 """Characters around a comparison within which the collectives compared are named ("half the traffic of an all-reduce")."""
+RELATIVE_REACH = 6
+"""Characters between a collective and the "which" of a relative clause about it."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
 OWNER_REACH = 24
@@ -46,6 +48,8 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from step_claims(sentence)
     if "n_d" in sentence.text:
         yield from _per_rank(sentence)
+    if "gb" in sentence.text and comm.search(sentence.text):
+        yield from _values_as_bytes(sentence)
 
 
 def _traffic_next(sentence: PreparedSentence) -> bool:
@@ -162,8 +166,9 @@ def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             clause = sentence.clause_around(start, end)
             if sentence.subjects.first_from(clause[0], clause[1]) is not None:
                 continue
-            named = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w) if clause[0] <= a < clause[1])
-            before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end]
+            every = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w))
+            named = [(a, b, c) for a, b, c in every if clause[0] <= a < clause[1]]
+            before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end] or _relative_antecedent(sentence, clause, every)
             if not before:
                 continue
             subject = before[0]
@@ -174,6 +179,15 @@ def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             yield Claim(subject[2], "volume", _compared_value(sentence, relation, start, end), start, end, relation, compared[0])
     for start, end in sentence.spans("each_like_ar"):
         yield Claim("each collective", "volume", "all-reduce", start, end, "same-as", "all-reduce")
+
+
+def _relative_antecedent(sentence: PreparedSentence, clause: tuple[int, int], collectives: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The collective a relative clause refers back to ("a gradient reduce-scatter, which costs the same as an
+    all-reduce"): the one that ends the text right before the clause's "which"."""
+    opener = sentence.book.structure["relative_opener"].search(sentence.text, clause[0], min(clause[1], clause[0] + RELATIVE_REACH))
+    if opener is None:
+        return []
+    return [(a, b, c) for a, b, c in collectives if 0 <= clause[0] - b <= RELATIVE_REACH][-1:]
 
 
 def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -236,6 +250,24 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             if subject in sentence.book.others:
                 continue
             yield Claim(subject, "volume", value, start, end)
+
+
+def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
+    """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB"): each value is
+    two bytes, so 2Ψ of a 7B model is 28 GB."""
+    text = sentence.text
+    size = sentence.book.word("model_billions").search(text)
+    if size is None or not sentence.has("half_precision"):
+        return
+    billions = float(size.group(1))
+    for figure in sentence.book.word("psi_in_gb").finditer(text):
+        coefficient, gigabytes = float(figure.group(1)), float(figure.group(2))
+        if coefficient >= MEMORY_SIZED or abs(gigabytes - coefficient * billions) > 0.05 * gigabytes:
+            continue
+        clause = sentence.clause_around(figure.start(), figure.end())
+        owner = sentence.subject(clause, figure.start())
+        if owner is not None and owner not in sentence.book.others:
+            yield Claim(owner, "volume", VALUES_AS_BYTES, figure.start(), figure.end())
 
 
 def _about_variant(sentence: PreparedSentence) -> bool:

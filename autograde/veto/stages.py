@@ -35,12 +35,18 @@ class Mention:
 class StageTagger:
     """Tags stage aliases and tells the mentions a claim is about from those only compared to."""
 
-    def __init__(self, aliases: Mapping[str, Sequence[str]], reference_before: str, reference_after: str, onward_after: str) -> None:
+    def __init__(self, aliases: Mapping[str, Sequence[str]], cues: Mapping[str, str]) -> None:
+        """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
+        `reference_after`, already expanded), and those that make a stage a subject after all (`onward_after`, a
+        strategy named as it: `strategy_named_before`) or an aside (`compared_figure_before`, `strategy_after`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
-        self._before = re.compile(f"(?:{reference_before})\\s*$")
-        self._after = re.compile(f"^\\s*(?:{reference_after})")
-        self._onward = re.compile(f"^\\s*(?:{onward_after})")
+        self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
+        self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
+        self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
+        self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
+        self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})")
+        self._strategy_after = re.compile(f"^\\s*(?:{cues['strategy_after']})")
 
     def tag(self, text: str) -> str:
         """`text` with every stage alias replaced by its tag, then lower-cased."""
@@ -51,7 +57,7 @@ class StageTagger:
         """The stage tags of a tagged sentence, each marked as subject or reference.
 
         A tag listed or glossed right after a reference ("相比 DDP / ZeRO-2", "vs ZeRO-2 (stage 2)") is a reference
-        too, and a parenthetical aside
+        too; a tag in parentheses, or owning a figure given for comparison ("versus 52 GB for DDP"), is an aside; and a parenthetical aside
         between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped.
         """
         found: list[Mention] = []
@@ -61,10 +67,14 @@ class StageTagger:
             after = _ASIDE.sub("", tagged[m.end() : m.end() + 64], count=1)[:16]
             between = tagged[found[-1].end : m.start()] if found else ""
             listed = bool(found) and found[-1].reference and len(between) < 24 and bool(_LIST_SEPARATOR.fullmatch(between) or _GLOSS.fullmatch(between))
-            reference = bool(self._before.search(before) or self._after.search(after) or listed) and not self._onward.match(after)
+            reference = bool(self._before.search(before) or self._after.search(after) or listed) and not (
+                self._onward.match(after) or self._strategy_named.search(before)
+            )
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
             counted = m.start()
-            found.append(Mention(m.start(), m.end(), m.group(1), reference, depth > 0))
+            compared = bool(self._compared_figure.search(before)) or (bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between)))
+            aside = depth > 0 or compared or bool(self._strategy_after.match(after))
+            found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         return found
 
 
