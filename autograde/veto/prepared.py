@@ -9,7 +9,7 @@ from autograde.veto.cues import CueBook
 from autograde.veto.stages import Mention, SubjectIndex
 from autograde.veto.stance import SentenceStance, Stance
 
-PRONOUN_REACH = 12
+PRONOUN_REACH = 16
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
 MAIN_CLAUSE_REACH = 8
 """Characters after a subordinate clause within which the main clause must name its stage to lend it as the subject."""

@@ -47,8 +47,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
-            if collective == "all-reduce" and sentence.has("hybrid_shard"):
-                continue  # hybrid sharding all-reduces across nodes by design
+            if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
+                continue  # hybrid sharding (named here or just before, or its all-reduce between nodes) replicates by design
             if word != "gather" and _sole_collective(sentence, clause, start, end):
                 named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
@@ -114,6 +114,8 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
     if "ψ" not in sentence.text and not sentence.has("optimizer"):
         return
     for start, end in sentence.spans("volume_source"):
+        if sentence.book.word("source_denied").match(sentence.text, end):
+            continue  # "the extra Ψ is not from the optimizer step but from …": the source named next is denied
         clause = sentence.clause_around(start, end)
         subject = sentence.subject(clause, start)
         if subject is None or subject in sentence.book.others:

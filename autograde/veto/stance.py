@@ -45,6 +45,8 @@ class StanceCues:
     """Cues opening the next sentence that reject the claim before it (That's wrong., 不对。), matched at its start."""
     neutral: re.Pattern[str]
     """Phrases that look negative but are not (not only, 不得不, not wrong to say); masked before counting."""
+    condition_clause: re.Pattern[str]
+    """A condition clause ("if … not …,"): negations inside it do not negate a claim after it."""
     open_question: re.Pattern[str]
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
     counterfactual: re.Pattern[str]
@@ -81,6 +83,7 @@ class StanceCues:
             refuters_after=_any(cues["refuters_after"]),
             refuters_next=re.compile(f"\\s*(?:{'|'.join(cues['refuters_next'])})", re.IGNORECASE),
             neutral=_any(cues["neutral"]),
+            condition_clause=_any(cues["condition_clause"]),
             open_question=_any(cues["open_question"]),
             counterfactual=_any(cues["counterfactual"]),
             conditional=_any(cues["conditional"]),
@@ -137,6 +140,7 @@ class SentenceStance:
         self._next = next_sentence
         self._found: dict[str, _Spans] = {}
         self._neutral = self._spans("neutral", sentence)
+        self._conditions = self._spans("condition_clause", sentence)
         unneutral = _blank(sentence, self._neutral.spans)
         self._refuters = _Spans(cues.refuters_before, unneutral)
         masked = _blank(sentence, self._refuters.spans)
@@ -190,9 +194,14 @@ class SentenceStance:
         return "asserted" if negations % 2 == 0 else "denied"
 
     def _neutralised(self, span: tuple[int, int], start: int) -> bool:
-        """Whether a negation cue lies in a neutral phrase that ends before the claim ("not only" before "shards X"; but
+        """Whether a negation cue lies in a neutral phrase or a condition clause that ends before the claim ("not only"
+        before "shards X", "if it does not fit," before "add GPUs"; but
         in "does not just need GPUs" the phrase runs into the claim, so its "not" negates it)."""
-        return any(a <= span[0] and span[1] <= b <= start for a, b in self._neutral.within(max(0, span[0] - 40), span[0] + 1))
+        return any(
+            a <= span[0] and span[1] <= b <= start
+            for spans, reach in ((self._neutral, 40), (self._conditions, 80))
+            for a, b in spans.within(max(0, span[0] - reach), span[0] + 1)
+        )
 
     def _refuted(self, start: int, end: int, window: int | None) -> bool:
         """Whether the sentence quotes the claim at `start:end` in order to reject it.
