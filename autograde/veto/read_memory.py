@@ -24,13 +24,13 @@ _AFTER_LABEL = re.compile(r"\s*[:=(]?\s*")
 def memory_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """The formulas a sentence gives for a stage it names, and the states its labelled terms say are divided or whole."""
     total = sum(facts.state_bytes.values())
-    named = frozenset(m.stage for m in sentence.mentions if m.reference)  # compared with, so the formula may be theirs
     subjects = {m.stage for m in sentence.mentions if not m.reference}
     for formula in sentence.book.formulas.formulas(sentence.text, total):
         clause = sentence.clause_around(formula.start, formula.end)
         owner = sentence.subject(clause, formula.start, QUANTITY_REACH)
+        compared = {m.stage for m in sentence.mentions if m.reference and m.end <= formula.start}  # the formula may be theirs
         if owner in subjects:  # a formula is judged only against a stage the sentence itself names
-            yield Claim(owner, "memory", formula.split, formula.start, formula.end, other=",".join(sorted(named - {owner})))
+            yield Claim(owner, "memory", formula.split, formula.start, formula.end, other=",".join(sorted(compared - {owner})))
             yield from _in_lesson_order(sentence, facts, owner, formula)
     if not sentence.has("memory_context"):
         return

@@ -173,8 +173,8 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
     parameters … and shards only X") in the same piece (a colon or a dash starts a new one); in Chinese the object often comes
     first ("参数已经 shard 过了")."""
     text = sentence.text
-    if _CJK.search(text, m_end, start):
-        return False
+    if _CJK.search(text, m_start, start):
+        return False  # a Chinese noun or gap: the object comes first ("把保存下来的激活均摊到各卡")
     low = max(clause[0], m_start - 40)
     piece = max(text.rfind(mark, low, m_start) + len(mark) for mark in _PIECE_MARKS)
     return bool(sentence.book.structure["barriers"].search(text, max(low, piece), m_start))  # "uses X: the Y are split"

@@ -70,6 +70,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q in quantities.totals(text):
         if q.coefficient >= MEMORY_SIZED or sentence.book.word("bound_before").search(text, max(0, q.start - QUANTITY_REACH), q.start):
             continue  # a memory size, or a bound the volume is compared with ("a bit above 2Ψ")
+        if sentence.book.word("converted_after").match(text, q.end):
+            continue  # "3Ψ 个元素 × 2 bytes": a conversion of units, not a stated volume
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
@@ -113,6 +115,7 @@ def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int)
     return (
         bool(sentence.book.word("sole_total_before").search(sentence.text, low, start))
         and not sentence.has("op", *clause)
+        and not sentence.has("gather", *clause)
         and not sentence.has("per_part", *clause)
     )
 
@@ -253,10 +256,10 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
-    """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB"): each value is
-    two bytes, so 2Ψ of a 7B model is 28 GB."""
+    """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", the model's size
+    given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB."""
     text = sentence.text
-    size = sentence.book.word("model_billions").search(text)
+    size = sentence.book.word("model_billions").search(text) or sentence.book.word("model_billions").search(sentence.previous_text)
     if size is None or not sentence.has("half_precision"):
         return
     billions = float(size.group(1))
