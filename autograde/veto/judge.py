@@ -46,7 +46,9 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
         return None
     states: frozenset[str] = claim.value  # type: ignore[assignment]
     if claim.relation == "first-at":
-        return SHARD_TARGET if claim.stance == "asserted" and any(facts.first_sharding(s) != claim.subject for s in states) else None
+        if claim.stance != "asserted" or all(facts.first_sharding(s) == claim.subject for s in states):
+            return None
+        return ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET  # "到了 ZeRO-3 激活也跟着切了" 
     if claim.relation == "same-as":
         return _same_set(claim, facts, members)
     if claim.relation == "adds-over":
@@ -138,7 +140,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
     if claim.subject in facts.units:
         if claim.relation is not None:
             return VOLUME if _wrong_ratio(facts.units[claim.subject], claim, facts.units.get(str(claim.other))) else None
-        return VOLUME if value != facts.units[claim.subject] else None
+        unit = facts.units[claim.subject]
+        return VOLUME if value != unit and not _ring_factor(unit, float(value)) else None  # type: ignore[arg-type]
     members = facts.members(claim.subject)
     if not members:
         return None

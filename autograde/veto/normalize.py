@@ -53,6 +53,8 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"(?i)\b(ca|wo)nt\b", r"\1n't"),
     (r"(?i)\b(do|does|did|is|are|was|were|would|should|could|has|have|had|must|need)nt\b", r"\1n't"),
     (r"木有|莫得", "没有"),
+    # "No X that won't fit" says any X fits.
+    (r"(?i)\bno (model|context length|sequence length|sequence|context)((?: or (?:model|context length|sequence length|sequence|context))?) (?:that|which) (?:won't|will not|can't|cannot|doesn't|does not) fit", r"any \1\2 fits"),
     # "No X is too long/big" says any X: "没有太长的 context" → "任意长度的 context" (no negation left to mislead).
     (r"没有(?:太|过|再)长的", "任意长度的"),
     (r"没有(?:太|过|再)大的", "任意大小的"),
@@ -98,6 +100,9 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\bfour times\b", "4x"),
     *((rf"\b{english}\s*(?=Ψ)", digit) for digit, (english, _) in _NUMBER_WORDS.items()),
     *((rf"{chinese}(?=\s*{_COUNTERS}|\s*Ψ)", digit) for digit, (_, chinese) in _NUMBER_WORDS.items()),
+    # A fraction of Ψ ("7/8 × Ψ", "7/8Ψ") as a decimal, and a whole multiple of it multiplied out ("2 × 0.875Ψ" → "1.75Ψ").
+    (r"(?<![\d./])(\d+)\s*/\s*(\d+)\s*(?:[×·*]\s*)?Ψ", lambda m: f"{int(m.group(1)) / int(m.group(2)):g}Ψ" if int(m.group(2)) else m.group()),
+    (r"(?<![\d./])(\d+)\s*[×·*]\s*(\d*\.\d+)Ψ", lambda m: f"{int(m.group(1)) * float(m.group(2)):g}Ψ"),
     # A multiple of the parameter count is a multiple of Ψ ("3 倍参数量", "3x the number of parameters").
     (r"(?<![第\d.])(\d+(?:\.\d+)?)\s*(?:倍|[×*xX]|times)\s*(?:的)?\s*(?:the\s+)?(?:模型)?(?:参数量|参数个数|参数总量|parameter count|number of parameters|param(?:eter)?s? count)", r"\1Ψ"),
     # Ψ arithmetic: "3 × Ψ", "3 个 Ψ", "Ψ × 3", "(16Ψ)" to "3Ψ" / "16Ψ".

@@ -26,6 +26,8 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in said:
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
+            if subject in book.techniques:
+                subject = sentence.topic  # "recompute 是 optional 的：只要 N_d 够大…": a technique on one rank scales with nothing
             if subject not in book.scaling.stages:
                 continue
             if reading.clause_needs and not sentence.present(reading.clause_needs, *clause):

@@ -199,14 +199,20 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
     text = sentence.text
     ledgers = ledger.ledgers(text)
     tails = {lg.parts[-1] for lg in ledgers}
+    summed = {  # "RS + AG 2Ψ": a value only beside the last part, as large as the sum, is the sum's
+        lg.parts[-1] for lg in ledgers
+        if lg.total is None and all(p.value is None for p in lg.parts[:-1]) and (lg.parts[-1].value or 0) >= len(lg.parts)
+    }
     for part in ledger.parts(text):
-        if part.value is not None and part.count and (part.beside or part not in tails):
+        if part.value is not None and part.count and (part.beside or part not in tails) and part not in summed:
             yield Claim(part.collective, "volume", part.value / part.count, part.start, part.end)
     for lg in ledgers:
         yield from _parallel_values(lg, text)
         last = lg.parts[-1]
-        # The value after the last part, past a verb ("RS + AG is 4Ψ"), is the sum's, unless an addition goes on after it.
-        said = last.value if not last.beside and sentence.book.word("sum_verb").search(text, last.start, last.end) and not _CONTINUED.match(text, last.end) else None
+        # The value after the last part, past a verb ("RS + AG is 4Ψ") or beside it when no other part has one ("RS + AG
+        # 2Ψ"), is the sum's, unless an addition goes on after it.
+        sole = last in summed and last.beside
+        said = last.value if (sole or (not last.beside and sentence.book.word("sum_verb").search(text, last.start, last.end))) and not _CONTINUED.match(text, last.end) else None
         total = lg.total if lg.total is not None else said
         if total is not None and all(p.count is not None for p in lg.parts):
             parts = tuple((p.collective, p.count) for p in lg.parts)
