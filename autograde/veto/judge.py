@@ -48,7 +48,7 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
     if claim.relation == "first-at":
         if claim.stance != "asserted" or all(facts.first_sharding(s) == claim.subject for s in states):
             return None
-        return ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET  # "到了 ZeRO-3 激活也跟着切了" 
+        return ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET  # "到了 ZeRO-3 激活也跟着切了"
     if claim.relation == "same-as":
         return _same_set(claim, facts, members)
     if claim.relation == "adds-over":

@@ -44,7 +44,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if not sentence.mentions and _described(sentence, clause, start, end):
                 continue
             if collective == "broadcast" and sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start):
-                continue
+                continue  # "补一个 AG（≈Ψ）广播新参数": the all-gather's verb, no broadcast of its own
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
