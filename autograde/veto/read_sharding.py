@@ -234,12 +234,11 @@ def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
 
 
 def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
-    """Whether activations said to be split are another axis's or technique's: the sentence names TP, SP, CP or PP, or
-    names recomputation or accumulation before the clause ends (named only after it, a technique is what comes next:
-    "…scatter 到各个 rank 上存，再配合 recompute 就够了"), or a split along the sequence or hidden dimension; and the
-    clause names no ZeRO stage of its own."""
+    """Whether activations said to be split are another axis's: the sentence names TP, SP, CP or PP (not a technique
+    such as recomputation, which splits nothing over ranks: "…scatter 到各个 rank 上存，再配合 recompute 就够了"), or a
+    split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own."""
     book = sentence.book
-    named = any(m.stage in book.others and (m.stage not in book.techniques or m.start < clause[1]) for m in sentence.mentions)
+    named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
     return not sentence.names_stage(*clause)
