@@ -14,7 +14,6 @@ from autograde.veto.sentences import Sentence
 _ROW = re.compile(r"^[ \t]*\|(?P<cells>.*)\|[ \t]*$", re.MULTILINE)
 _DIVIDER_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
 _STAGE_TAG = re.compile(r"⟨(zero[123])⟩")
-_READ_SENTENCE = re.compile(r"[^。]+。?")
 _STAGE_NUMBER = re.compile(r"^\s*([123])\s*$")
 MODEL_STATES = frozenset({"parameters", "gradients", "optimizer"})
 """With a column for each of these, a row says the whole set its stage shards ("只切分")."""
@@ -28,7 +27,8 @@ class TableRow:
     start: int
     end: int
     """Where the row (or, for stages by column, the table) is in the answer."""
-    reading: str
+    readings: tuple[str, ...]
+    """The sentences it stands for, one per thing it says."""
 
 
 class TableReader:
@@ -49,24 +49,24 @@ class TableReader:
         found: list[TableRow] = []
         for table in _tables(answer):
             grid = [cells for _, _, cells in table]
-            by_state = sum(self._state(cell) is not None for cell in grid[0]) >= 2
+            columns = [self._state(cell) for cell in grid[0]]
             states_by_row = [self._state(cells[0]) if cells else None for cells in grid[1:]]
-            if not by_state and sum(state is not None for state in states_by_row) >= 2:  # stages by column
-                for index, head in enumerate(grid[0][1:], start=1):
+            if sum(state is not None for state in columns) < 2 and sum(state is not None for state in states_by_row) >= 2:
+                for index, head in enumerate(grid[0][1:], start=1):  # stages by column
                     stage = self._stage(head)
                     states = {state: row[index] for state, row in zip(states_by_row, grid[1:]) if state and index < len(row)}
-                    said = self._sharding(head.strip(), states) if stage else ""
+                    said = self._sharding(head.strip(), states) if stage else []
                     if said:
-                        found.append(TableRow(table[0][0], table[-1][1], said))
+                        found.append(TableRow(table[0][0], table[-1][1], tuple(said)))
                 continue
-            found += self._stage_rows(table)
+            found += self._stage_rows(table, columns)
         return found
 
-    def _stage_rows(self, table: list[tuple[int, int, list[str]]]) -> list[TableRow]:
-        """The readings of a table with a stage in each row's first cell: its state columns or the column listing
-        what it shards, then each other column as "<stage> 的 <header> 为 <cell>。" ("ZeRO-2 的 每步通信量 为 3Ψ。")."""
+    def _stage_rows(self, table: list[tuple[int, int, list[str]]], columns: list[str | None]) -> list[TableRow]:
+        """The readings of a table with a stage in each row's first cell (`columns`: the state each header cell names):
+        its state columns or the column listing what it shards, then each other column as "<stage> 的 <header> 为
+        <cell>。" ("ZeRO-2 的 每步通信量 为 3Ψ。")."""
         header = table[0][2]
-        columns = [self._state(cell) for cell in header]
         by_state = sum(state is not None for state in columns) >= 2
         sets = [i for i, cell in enumerate(header) if i and self._set_column.search(normalize(cell))]
         numbered = bool(header) and bool(self._stage_column.search(normalize(header[0])))
@@ -78,20 +78,19 @@ class TableReader:
             if not stage:
                 continue
             name = f"ZeRO-{stage[-1]}" if named else cells[0].strip()
+            said = []
             if by_state:
                 said = self._sharding(name, {columns[i]: cell for i, cell in enumerate(cells) if i < len(columns) and columns[i]})
             elif sets and sets[0] < len(cells):
                 listed = [s for s in STATE_CLASSES if self._word(s).search(normalize(cells[sets[0]]).lower())]
-                said = self._forms["exact"].format(stage=name, sharded="、".join(self._words[s] for s in listed)) if listed else ""
-            else:
-                said = ""
-            said += "".join(
+                said = [self._forms["exact"].format(stage=name, sharded="、".join(self._words[s] for s in listed))] if listed else []
+            said += [
                 self._forms["column"].format(stage=name, header=header[i].strip(), cell=cell.strip())
                 for i, cell in enumerate(cells)
                 if 0 < i < len(header) and i not in read and cell.strip() and header[i].strip()
-            )
+            ]
             if said:
-                found.append(TableRow(start, end, said))
+                found.append(TableRow(start, end, tuple(said)))
         return found
 
     def read_into(self, answer: str, sentences: list[Sentence]) -> list[Sentence]:
@@ -101,20 +100,20 @@ class TableReader:
         if not rows:
             return sentences
         kept = [s for s in sentences if not any(row.start <= s.start < row.end for row in rows)]
-        read = [Sentence(said, row.start, row.end) for row in rows for said in _READ_SENTENCE.findall(row.reading)]
+        read = [Sentence(said, row.start, row.end) for row in rows for said in row.readings]
         return sorted(kept + read, key=lambda sentence: sentence.start)
 
-    def _sharding(self, name: str, cells: Mapping[str, str]) -> str:
+    def _sharding(self, name: str, cells: Mapping[str, str]) -> list[str]:
         """The sentences one stage's state cells stand for."""
         sharded = [s for s in STATE_CLASSES if s in cells and self._sharded.search(normalize(cells[s]))]
         whole = [s for s in STATE_CLASSES if s in cells and s not in sharded and self._whole.search(normalize(cells[s]))]
         words = {"stage": name, "sharded": "、".join(self._words[s] for s in sharded), "whole": "、".join(self._words[s] for s in whole)}
-        said = ""
+        said = []
         if sharded:
             exact = MODEL_STATES <= {s for s in cells if s in sharded or s in whole}
-            said += self._forms["exact" if exact else "sharded"].format(**words)
+            said.append(self._forms["exact" if exact else "sharded"].format(**words))
         if whole:
-            said += self._forms["whole"].format(**words)
+            said.append(self._forms["whole"].format(**words))
         return said
 
     def _state(self, cell: str) -> str | None:

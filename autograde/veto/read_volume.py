@@ -38,7 +38,7 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
     comm = sentence.book.word("comm")
-    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence):
+    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence, comm):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -52,13 +52,13 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
         yield from _values_as_bytes(sentence)
 
 
-def _traffic_next(sentence: PreparedSentence) -> bool:
+def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
     """Whether a short sentence stating one value, with no memory, formula or N_d in it, is followed by one that opens
     on its traffic ("ZeRO-3 is also 2Ψ; it just chops the traffic into more messages"): its value is a volume."""
     text = sentence.text
     return (
         len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
-        and not sentence.has("memory_noun") and bool(sentence.book.word("comm").search(sentence.next_text[:NEXT_REACH]))
+        and not sentence.has("memory_noun") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
     )
 
 
@@ -265,7 +265,8 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
     """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", the model's size
     given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB."""
     text = sentence.text
-    size = sentence.book.word("model_billions").search(text) or sentence.book.word("model_billions").search(sentence.previous_text)
+    model_billions = sentence.book.word("model_billions")
+    size = model_billions.search(text) or model_billions.search(sentence.previous_text)
     if size is None or not sentence.has("half_precision"):
         return
     billions = float(size.group(1))

@@ -45,7 +45,7 @@ class StageTagger:
         self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
-        self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})")
+        self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})\\s*$")
         self._strategy_after = re.compile(f"^\\s*(?:{cues['strategy_after']})")
 
     def tag(self, text: str) -> str:
@@ -57,8 +57,9 @@ class StageTagger:
         """The stage tags of a tagged sentence, each marked as subject or reference.
 
         A tag listed or glossed right after a reference ("相比 DDP / ZeRO-2", "vs ZeRO-2 (stage 2)") is a reference
-        too; a tag in parentheses, or owning a figure given for comparison ("versus 52 GB for DDP"), is an aside; and a parenthetical aside
-        between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped.
+        too, and a parenthetical aside between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped. A tag
+        in parentheses, owning a figure given for comparison ("versus 52 GB for DDP") or qualifying a strategy ("FSDP 的
+        SHARD_GRAD_OP") is an aside.
         """
         found: list[Mention] = []
         depth, counted = 0, 0
