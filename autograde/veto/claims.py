@@ -52,10 +52,17 @@ class Claim:
     flags: frozenset[str] = field(default=frozenset())
     """How the claim was read, for the judge: "loose" (a noun bound past another noun, too far for a denial),
     "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for)."""
+    guesses: frozenset[str] = field(default=frozenset())
+    """When the sentence names no stage for the claim and its subject is the topic of the sentences before: every stage
+    the answer has named so far (and the question's), any of which the student may mean."""
 
     def with_stance(self, wide: Stance, narrow: Stance) -> Claim:
         """This claim with its stances read."""
         return replace(self, stance=wide, narrow_stance=narrow)
+
+    def guessed(self, stages: frozenset[str]) -> Claim:
+        """This claim with its subject only guessed, among `stages`."""
+        return replace(self, guesses=stages | {self.subject})
 
     def with_other(self, other: str | None) -> Claim:
         """This claim related to `other`."""

@@ -183,6 +183,7 @@ _STRUCTURE = {
     "subordinate": r"[\s,:;()—-]*(?:{})",
     "relative_opener": r"\s*(?:{})",
     "pronouns": "{}",
+    "continues_subject": "{}",
     "object_pronoun": "{}",
     "disposal_pronoun": "{}",
     "inclusion": r"(?:{})\s*(?:the\s+|even\s+|their\s+|its\s+)?$",

@@ -60,6 +60,8 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
     (state,) = states
     if claim.subject in facts.groups and claim.subject not in facts.each and state not in facts.never_sharded:
         return None  # what "ZeRO" in general shards depends on the stage: only what no stage shards can be judged
+    if claim.guesses and claim.sharded and (state not in facts.never_sharded or ("asked" in claim.flags and claim.subject in facts.groups)):
+        return None  # a stage guessed from the sentences before may be any; ZeRO in general, asked of, may mean another axis
     truths = {state in facts.sharded[m] and state not in facts.never_sharded for m in members}
     if len(truths) != 1:
         return None  # the stages named disagree ("ZeRO-1/2 shard the gradients"): no one truth to hold it against
@@ -142,11 +144,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
             return VOLUME if _wrong_ratio(facts.units[claim.subject], claim, facts.units.get(str(claim.other))) else None
         unit = facts.units[claim.subject]
         return VOLUME if value != unit and not _ring_factor(unit, float(value)) else None  # type: ignore[arg-type]
-    members = facts.members(claim.subject)
-    if not members:
-        return None
-    wrong = [_wrong_volume(claim, facts, m) for m in members]
-    return VOLUME if _by_group(claim, facts, wrong) else None
+    wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in claim.guesses or {claim.subject}]
+    return VOLUME if all(wrong) else None  # a guessed stage: wrong whichever of the stages named it is about
 
 
 def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
@@ -201,7 +200,7 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
     if claim.exact:  # "ZeRO-1 只需要 reduce-scatter": the stage runs that collective and no other
         named = {flag.split(":", 1)[1] for flag in claim.flags if flag.startswith("names:")}
         wrong = [{s.collective for s in facts.steps[m]} - named != {collective} for m in members]  # "只做 RS，更新后再 AG" names the rest
-        return VOLUME if claim.stance == "asserted" and _by_group(claim, facts, wrong) else None
+        return VOLUME if claim.stance == "asserted" and _by_group(claim.subject, facts, wrong) else None
     if claim.stance == "denied":
         if "in-ledger" in claim.flags:
             return None  # a sum refuted as a whole ("3Ψ = AG + RS + AR 是错的") denies the sum, not each of its parts
@@ -209,9 +208,9 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
         if extra or claim.narrow_stance != "denied" or "source" in claim.flags or (when and phase is None) or (phase is None and carries is None and "qualified" in claim.flags):
             return None  # "ZeRO-1 不需要额外的 all-gather", "ZeRO-2 前向不需要 all-gather": no step of the stage denied
         right = [not _wrong_step(facts, m, collective, carries, phase, False, count) for m in members]
-        return VOLUME if _by_group(claim, facts, right) else None
+        return VOLUME if _by_group(claim.subject, facts, right) else None
     wrong = [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in members]
-    if not _by_group(claim, facts, wrong):
+    if not _by_group(claim.subject, facts, wrong):
         return None
     if carries in facts.never_sharded:
         return (ACTIVATIONS, VOLUME) if {"counted", "source"} & claim.flags else ACTIVATIONS
@@ -236,10 +235,10 @@ def _wrong_step(facts: Facts, stage: str, collective: str | None, carries: str |
     return not matching
 
 
-def _by_group(claim: Claim, facts: Facts, wrong: list[bool | None]) -> bool:
-    """Whether a claim judged per member is wrong: for a stage, when it is wrong about it; for a group named as each of
-    its stages ("ZeRO-1/2"), when wrong about one; for ZeRO in general, when wrong about all."""
-    if claim.subject in facts.groups and claim.subject not in facts.each:
+def _by_group(subject: str, facts: Facts, wrong: list[bool | None]) -> bool:
+    """Whether a claim about `subject` judged per member is wrong: for a stage, when it is wrong about it; for a group
+    named as each of its stages ("ZeRO-1/2"), when wrong about one; for ZeRO in general, when wrong about all."""
+    if subject in facts.groups and subject not in facts.each:
         return all(w is True for w in wrong)
     return any(w is True for w in wrong)
 

@@ -36,6 +36,8 @@ class PreparedSentence:
     """The sentence after this one, whose opening may refute or endorse a claim here ("That's wrong.")."""
     quotes: list[tuple[int, int]]
     """Spans that quote a whole claim, which the student reports rather than asserts."""
+    named_before: frozenset[str] = frozenset()
+    """The stages the question and the answer's earlier sentences name."""
     _stance: SentenceStance | None = None
     _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     _clause_starts: list[int] = field(default_factory=list)
@@ -114,6 +116,17 @@ class PreparedSentence:
             reach = stop.start() - position if stop else reach
             topic = None if self.asked_topic and not self.mentions and not marked else topic
         return self.subjects.at(clause, position, topic, reach)
+
+    def inherits_subject(self, clause: tuple[int, int], position: int) -> bool:
+        """Whether the claim at `position` has no stage of its sentence's own, nor a pronoun or "also" carrying one on, and
+        takes the topic of the sentences before (or of the question): who it is about is a guess."""
+        return (
+            self._glossed_stage(position) is None
+            and self._main_clause_stage(clause, position) is None
+            and self.subjects.at(clause, position, None) is None
+            and not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position)
+            and not (not self.mentions and _starts_within(self.spans_of("continues_subject"), *clause))
+        )
 
     def _glossed_stage(self, position: int) -> str | None:
         """The stage an aside glosses when the claim is inside it ("在 ZeRO-2（已切分优化器状态和参数）的基础上")."""

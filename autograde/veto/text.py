@@ -51,7 +51,10 @@ def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     readings = (sharding_claims(sentence), memory_claims(sentence, facts), volume_claims(sentence), scaling_claims(sentence))
     for claim in (claim for reading in readings for claim in reading):
         clause = sentence.clause_around(claim.start, claim.end)
-        yield claim.with_stance(*sentence.stances(clause, claim.start, claim.end, DENIAL_WINDOW))
+        claim = claim.with_stance(*sentence.stances(clause, claim.start, claim.end, DENIAL_WINDOW))
+        if claim.subject in facts.sharded and sentence.inherits_subject(clause, claim.start):
+            claim = claim.guessed(sentence.named_before)
+        yield claim
 
 
 def _sentences(
@@ -63,6 +66,7 @@ def _sentences(
     prepared_texts = [book.prepare_both(s.text) for s in sentences]
     tagged = [t for _, t in prepared_texts]
     topic = book.topics.get(question or "")
+    named = frozenset({topic} if topic else set())
     asked_topic = True
     quote_open = False
     for index, (sentence, text_of) in enumerate(zip(sentences, tagged)):
@@ -84,9 +88,11 @@ def _sentences(
                 previous_text=tagged[index - 1] if index > 0 else "",
                 next_text=next_text,
                 quotes=quotes,
+                named_before=named,
             )
             last = sentences[index + 1] if affirmed else sentence  # the answer that affirms a question is part of the evidence
             yield prepared, evidence_of(sentence.start, last.end)
         stages = [m for m in mentions if m.stage not in book.others]  # another axis or technique is never the topic
+        named |= {m.stage for m in stages if not (m.reference or m.aside)}
         asked_topic = asked_topic and last_subject(stages, None) is None
         topic = last_subject(stages, topic)
