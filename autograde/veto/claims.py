@@ -51,7 +51,8 @@ class Claim:
     """The stance with negations counted only near the claim: the safe reading when a denial is the mistake."""
     flags: frozenset[str] = field(default=frozenset())
     """How the claim was read, for the judge: "loose" (a noun bound past another noun, too far for a denial),
-    "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for)."""
+    "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for), "asked"
+    (its stage is only the question's)."""
     guesses: frozenset[str] = field(default=frozenset())
     """When the sentence names no stage for the claim and its subject is the topic of the sentences before: every stage
     the answer has named so far (and the question's), any of which the student may mean."""
@@ -60,9 +61,10 @@ class Claim:
         """This claim with its stances read."""
         return replace(self, stance=wide, narrow_stance=narrow)
 
-    def guessed(self, stages: frozenset[str]) -> Claim:
-        """This claim with its subject only guessed, among `stages`."""
-        return replace(self, guesses=stages | {self.subject})
+    def guessed(self, stages: frozenset[str], asked: bool) -> Claim:
+        """This claim with its subject only guessed, among `stages`; `asked`: neither the answer so far nor this sentence
+        names a stage, so the guess is the question's ("asked")."""
+        return replace(self, guesses=stages | {self.subject}, flags=self.flags | {"asked"} if asked else self.flags)
 
     def with_other(self, other: str | None) -> Claim:
         """This claim related to `other`."""

@@ -45,6 +45,8 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
     if not members or "ddp" in members:
         return None
     states: frozenset[str] = claim.value  # type: ignore[assignment]
+    if claim.guesses and claim.sharded and (not states <= facts.never_sharded or ("asked" in claim.flags and claim.subject in facts.groups)):
+        return None  # a stage guessed from the sentences before may be any; ZeRO in general, asked of, may mean another axis
     if claim.relation == "first-at":
         if claim.stance != "asserted" or all(facts.first_sharding(s) == claim.subject for s in states):
             return None
@@ -60,8 +62,6 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
     (state,) = states
     if claim.subject in facts.groups and claim.subject not in facts.each and state not in facts.never_sharded:
         return None  # what "ZeRO" in general shards depends on the stage: only what no stage shards can be judged
-    if claim.guesses and claim.sharded and (state not in facts.never_sharded or ("asked" in claim.flags and claim.subject in facts.groups)):
-        return None  # a stage guessed from the sentences before may be any; ZeRO in general, asked of, may mean another axis
     truths = {state in facts.sharded[m] and state not in facts.never_sharded for m in members}
     if len(truths) != 1:
         return None  # the stages named disagree ("ZeRO-1/2 shard the gradients"): no one truth to hold it against

@@ -60,8 +60,6 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 relation, other = None, None  # "区别在于 ZeRO-2 只切梯度": the set is ZeRO-2's, not what it adds
             strict = frozenset(state for word_class, is_strict in bound.items() if is_strict for state in STATES[word_class])
             temporary = frozenset({"temporary"}) if sentence.has("temporary", *clause) else frozenset()
-            if sentence.asked_topic and not sentence.mentions:
-                temporary |= {"asked"}  # the stage is only the question's: "每张卡都持有完整参数" may describe plain DP
             if exact or relation in ("adds-over", "first-at"):
                 flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
                 yield Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags)

@@ -52,8 +52,9 @@ def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     for claim in (claim for reading in readings for claim in reading):
         clause = sentence.clause_around(claim.start, claim.end)
         claim = claim.with_stance(*sentence.stances(clause, claim.start, claim.end, DENIAL_WINDOW))
-        if claim.subject in facts.sharded and sentence.inherits_subject(clause, claim.start):
-            claim = claim.guessed(sentence.named_before)
+        if facts.members(claim.subject) and claim.relation != "first-at" and sentence.inherits_subject(clause, claim.start):
+            asked = sentence.asked_topic and not any(m.stage in facts.sharded for m in sentence.mentions)
+            claim = claim.guessed(sentence.named_before, asked)  # a "first at" claim names its stage ("要到 stage 3 才切")
         yield claim
 
 
