@@ -12,6 +12,8 @@ _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
 _EACH = re.compile(r"各|分别|\beach\b|\bapiece\b|\brespectively\b", re.IGNORECASE)
+_EQUALS_VALUE = re.compile(r"\s*(?:=|≈)\s*((?:\d+(?:\.\d+)?)?ψ)(?!\s*[+/])")
+"""Right after a collective and the value beside it: another value it equals ("AR(Ψ) = 2Ψ"), what it moves on that operand."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +116,21 @@ class LedgerReader:
             before = None if m.group("before") and self._opens_sum(text, m.end()) else m.group("before")  # "3Ψ (AG + AG + RS)"
             stated = None if self.aggregate.search(gap) or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
+            equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
+            if equals and self._opens_piece(text, m.start()):
+                stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
             value = float(stated[:-1] or 1) if stated else None
             runs = 1 if m.group("per_run") or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside))
         return _slash_pairs_unvalued(text, found)
+
+    def _opens_piece(self, text: str, position: int) -> bool:
+        """Whether nothing adds up or gives a value in the 80 characters before `position` (back to a stop): a collective
+        there is no addend of a sum nor an item of a list of values."""
+        piece = _STOP.split(text[max(0, position - 80) : position])[-1]
+        return "ψ" not in piece and not self.joiner.search(piece)
 
     def _opens_sum(self, text: str, position: int) -> bool:
         """Whether the parenthesis a value opened before the collective ending at `position` goes on to add others."""
@@ -156,15 +167,16 @@ class LedgerReader:
             joined = _ASIDE.sub(" ", text[second.end : third.start])
             after = _ASIDE.sub(" ", text[third.end : parts[index + 3].start]) if index + 3 < len(parts) else ""
             if len(listed) <= 24 and not any(mark in listed + joined for mark in "ψ⟨=") and self.list_joiner.search(listed) and not self.joiner.search(listed) and len(joined) <= 24 \
-                    and self.joiner.search(joined) and not (len(after) <= 24 and self.joiner.search(after)) and not _STOP.search(text, first.end, third.start):
+                    and self.joiner.search(joined) and not (len(after) <= 24 and self.joiner.search(after)) and not _STOP.search(text, first.end, third.start) \
+                    and len({p.value is None for p in (first, second, third)}) == 1:  # "AG 省不掉，RS Ψ + AG Ψ": no list of like items
                 return True
         return False
 
     def _joined(self, between: str, listed: bool) -> bool:
         """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""
         bare = _ASIDE.sub(" ", between)
-        if "=" in bare or "ψ" in bare or len(bare) > 40 or self.compared_before.search(bare):
-            return False
+        if "=" in bare or "ψ" in bare or len(bare) > 40 or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
+            return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
     def _total(self, text: str, start: int, end: int) -> float | None:
