@@ -234,12 +234,13 @@ def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
 def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     """Whether activations said to be split are another axis's: the sentence names TP, SP, CP or PP (not a technique
     such as recomputation, which splits nothing over ranks: "…scatter 到各个 rank 上存，再配合 recompute 就够了"), or a
-    split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own."""
+    split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own, nor the sentence the
+    data-parallel ranks as where the pieces go ("沿 hidden 维切成 N_d 份，每个 DP rank 只存一份")."""
     book = sentence.book
     named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
-    return not sentence.names_stage(*clause)
+    return not sentence.names_stage(*clause) and not sentence.has("over_dp_ranks")
 
 
 def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:
