@@ -55,6 +55,10 @@ class StanceCues:
     """A condition and its consequence ("假如 … 就", "if … would"): contrary to fact when a rejection follows it."""
     condition_rejected: re.Pattern[str]
     """Rejects a consequence just stated ("——可惜它做不到", "Unfortunately it cannot."), later in the sentence or opening the next."""
+    condition_contrary: re.Pattern[str]
+    """Inside a condition: it changes what the stage does ("如果 ZeRO-1 还用 all-reduce", "假设只做 reduce-scatter")."""
+    condition_turn: re.Pattern[str]
+    """After a consequence: a turn ("但", "可那样", "but") that, after a condition contrary to what the stage does, rejects it."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
     premises: re.Pattern[str]
@@ -88,6 +92,8 @@ class StanceCues:
             counterfactual=_any(cues["counterfactual"]),
             conditional=_any(cues["conditional"]),
             condition_rejected=_any(cues["condition_rejected"]),
+            condition_contrary=_any(cues["condition_contrary"]),
+            condition_turn=_any(cues["condition_turn"]),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
             premise_tails=_any(cues["premise_tails"]),
@@ -241,13 +247,18 @@ class SentenceStance:
 
 
 def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> int:
-    """Where a condition contrary to fact opens in `sentence`: one worded so, or a condition whose consequence is
-    rejected after it ("假如 ZeRO 能切激活，那…就解决了——可惜它做不到"); past the end when there is none."""
+    """Where a condition contrary to fact opens in `sentence`: one worded so, a condition whose consequence is rejected
+    after it ("假如 ZeRO 能切激活，那…就解决了——可惜它做不到"), or one that changes what the stage does and is then turned
+    from ("如果 ZeRO-3 前向后不释放参数，通信就是 2Ψ，但显存…"); past the end when there is none."""
     found = cues.counterfactual.search(sentence)
     at = found.start() if found else len(sentence) + 1
     condition = cues.conditional.search(sentence, 0, at)
     if condition and (cues.condition_rejected.search(sentence, condition.end()) or cues.condition_rejected.match(next_sentence.lstrip())):
         return condition.start()
+    if condition and cues.condition_contrary.search(condition.group(0)) and (
+        cues.condition_turn.search(sentence, condition.end()) or cues.condition_turn.match(next_sentence.lstrip())
+    ):
+        return condition.start()  # "如果 ZeRO-1 还用 all-reduce，…，但…": a stage doing what it does not, then turned from
     return at
 
 
