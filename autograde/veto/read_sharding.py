@@ -70,6 +70,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 yield Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags)
     yield from _identities(sentence)
     yield from _gapped(sentence)
+    yield from _notation(sentence)
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
@@ -294,6 +295,21 @@ def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
         states = frozenset(s for noun in objects for c in STATES if sentence.book.word(c).fullmatch(noun) for s in STATES[c])
         if states:
             yield Claim(mention.stage, "shards", states, mention.end, gapped.end(), sharded=verbs[-1][2])
+
+
+NOTATION = {"os": "optimizer", "g": "gradients", "p": "parameters"}
+"""The subscripts of the ZeRO paper's notation (P_os, P_os+g, P_os+g+p) and the state each stands for."""
+_NOTATION_ITEM = re.compile(r"^p_?(?=os|g|p)")
+
+
+def _notation(sentence: PreparedSentence) -> Iterator[Claim]:
+    """A stage written as the paper's notation for what it shards ("Z2 = P_os+p", "ZeRO-2 (P_os + P_p)"): the whole set it
+    shards. (The stage's own notation is tagged as the stage, so what is left to read is another set.)"""
+    for found in sentence.book.word("state_notation").finditer(sentence.text):
+        items = [_NOTATION_ITEM.sub("", item.strip()) for item in found.group("notation").split("+")]
+        if all(item in NOTATION for item in items):
+            states = frozenset(NOTATION[item] for item in items)
+            yield Claim(found.group("stage"), "shards", states, found.start(), found.end(), exact=True)
 
 
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
