@@ -42,6 +42,9 @@ GOLDEN = [
     ("all_gather_into_tensor and reduce_scatter_tensor", "all-gather and reduce-scatter"),
     ("it all-gathers, then reduce scattering, all-reducing", "it all-gathers, then reduce-scattering, all-reducing"),
     ("the stages all reduce memory", "the stages all reduce memory"),
+    ("on 8 GPUs the all-gather moves Ψ/8", "on 8 GPUs the all-gather moves Ψ/N_d"),
+    ("N_d = 64：每卡 12Ψ/64", "N_d = 64:每卡 12Ψ/N_d"),
+    ("Ψ/8 of the weights", "Ψ/8 of the weights"),
 ]
 
 

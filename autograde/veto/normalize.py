@@ -114,6 +114,8 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\s+", " "),
 )
 _COMPILED = tuple((re.compile(pattern), replacement) for pattern, replacement in _REWRITES)
+_RANK_COUNT = re.compile(r"(?i)\bN_d\s*=\s*(\d+)|(?<![\d.])(\d+)\s*(?:张|块|台)?\s*(?:卡|GPUs?\b|ranks?\b|cards?\b|devices?\b)")
+"""A number of data-parallel ranks the sentence gives ("N_d = 8", "on 64 GPUs", "8 卡")."""
 
 
 def normalize(text: str) -> str:
@@ -127,4 +129,12 @@ def normalize(text: str) -> str:
         text = _FRAC.sub(r"(\1)/(\2)", text)
     for pattern, replacement in _COMPILED:
         text = pattern.sub(replacement, text)
-    return text.strip()
+    return _ranks_as_n_d(text).strip()
+
+
+def _ranks_as_n_d(text: str) -> str:
+    """`text` with Ψ divided by the number of ranks it gives written as Ψ/N_d ("on 8 GPUs … Ψ/8" → "Ψ/N_d")."""
+    counts = {int(m.group(1) or m.group(2)) for m in _RANK_COUNT.finditer(text)} - {0, 1}
+    if not counts:
+        return text
+    return re.sub(rf"Ψ\s*/\s*(?:{'|'.join(map(str, sorted(counts)))})(?![\d.])", "Ψ/N_d", text)
