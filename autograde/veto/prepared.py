@@ -38,6 +38,8 @@ class PreparedSentence:
     """Spans that quote a whole claim, which the student reports rather than asserts."""
     named_before: frozenset[str] = frozenset()
     """The stages the question and the answer's earlier sentences name."""
+    answer_collectives: frozenset[str] = frozenset()
+    """The collectives the whole answer names ("只做 reduce-scatter" is not "only" in an answer that all-gathers later)."""
     _stance: SentenceStance | None = None
     _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     _clause_starts: list[int] = field(default_factory=list)

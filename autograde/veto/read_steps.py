@@ -50,7 +50,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
                 continue  # hybrid sharding (named here or just before, or its all-reduce between nodes) replicates by design
             if word != "gather" and _sole_collective(sentence, clause, start, end):
-                named = frozenset(f"names:{c}" for w, c in COLLECTIVE_WORDS if c != collective and sentence.has(w))
+                named = frozenset(f"names:{c}" for c in sentence.answer_collectives if c != collective)
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
                 continue
             carries = _carries(sentence, clause, start, end)

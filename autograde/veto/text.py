@@ -13,6 +13,7 @@ from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_memory import memory_claims
 from autograde.veto.read_scaling import scaling_claims
 from autograde.veto.read_sharding import sharding_claims
+from autograde.veto.read_steps import COLLECTIVE_WORDS
 from autograde.veto.read_volume import volume_claims
 from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
 from autograde.veto.stages import last_subject
@@ -66,6 +67,7 @@ def _sentences(
     sentences = book.tables.read_into(text, split_sentences(text, book.limits.sentence_chars))
     prepared_texts = [book.prepare_both(s.text) for s in sentences]
     tagged = [t for _, t in prepared_texts]
+    collectives = frozenset(c for word, c in COLLECTIVE_WORDS if any(book.word(word).search(t) for t in tagged))
     topic = book.topics.get(question or "")
     named = frozenset({topic} if topic else set())
     asked_topic = True
@@ -90,6 +92,7 @@ def _sentences(
                 next_text=next_text,
                 quotes=quotes,
                 named_before=named,
+                answer_collectives=collectives,
             )
             last = sentences[index + 1] if affirmed else sentence  # the answer that affirms a question is part of the evidence
             yield prepared, evidence_of(sentence.start, last.end)
