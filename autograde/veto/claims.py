@@ -52,7 +52,8 @@ class Claim:
     flags: frozenset[str] = field(default=frozenset())
     """How the claim was read, for the judge: "loose" (a noun bound past another noun, too far for a denial),
     "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for), "asked"
-    (its stage is only the question's)."""
+    (its stage is only the question's), "earlier:<collectives>" (for a ledger: those the sentence before names, which
+    its total may also count)."""
     guesses: frozenset[str] = field(default=frozenset())
     """When the sentence names no stage for the claim and its subject is the topic of the sentences before: every stage
     the answer has named so far (and the question's), any of which the student may mean."""

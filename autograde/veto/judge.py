@@ -136,7 +136,11 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
     if claim.subject == "ledger":
         total, parts = value  # type: ignore[misc]
         known = all(c in facts.units for c, _ in parts)
-        return VOLUME if known and total != sum(facts.units[c] * n for c, n in parts) else None
+        if not known:
+            return None
+        own = sum(facts.units[c] * n for c, n in parts)
+        earlier = [c for flag in claim.flags if flag.startswith("earlier:") for c in flag.split(":", 1)[1].split(",") if c in facts.units]
+        return VOLUME if total != own and total != own + sum(facts.units[c] for c in earlier) else None  # the list began a sentence before
     if claim.subject == "each collective":
         return VOLUME if any(unit != facts.units[str(claim.other)] for unit in facts.units.values()) else None
     if claim.subject in facts.units:

@@ -206,6 +206,8 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
     for part in ledger.parts(text):
         if part.value is not None and part.count and (part.beside or part not in tails) and part not in summed:
             yield Claim(part.collective, "volume", part.value / part.count, part.start, part.end)
+    before = [p.collective for p in ledger.parts(sentence.previous_text) for _ in range(p.count or 1)]
+    earlier = frozenset({"earlier:" + ",".join(before)}) if before else frozenset()
     for lg in ledgers:
         yield from _parallel_values(lg, text)
         last = lg.parts[-1]
@@ -216,7 +218,7 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
         total = lg.total if lg.total is not None else said
         if total is not None and all(p.count is not None for p in lg.parts):
             parts = tuple((p.collective, p.count) for p in lg.parts)
-            yield Claim("ledger", "volume", (total, parts), lg.start, lg.end)
+            yield Claim("ledger", "volume", (total, parts), lg.start, lg.end, flags=earlier)
         if total is None:
             continue  # a list of collectives with no total is no volume ledger ("…all-gather 回来，两段加起来正好是 all-reduce 的量")
         clause = sentence.clause_around(lg.start, lg.end)
