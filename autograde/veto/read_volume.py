@@ -53,12 +53,13 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
-    """Whether a short sentence stating one value, with no memory, formula or N_d in it, is followed by one that opens
-    on its traffic ("ZeRO-3 is also 2Ψ; it just chops the traffic into more messages"): its value is a volume."""
+    """Whether a short sentence stating one value, with no memory (nor memory saved), formula or N_d in it, is followed by
+    one that opens on its traffic ("ZeRO-3 is also 2Ψ; it just chops the traffic into more messages"): its value is a
+    volume."""
     text = sentence.text
     return (
         len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
-        and not sentence.has("memory_noun") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
+        and not sentence.has("memory_noun") and not sentence.has("memory_saved") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
     )
 
 
