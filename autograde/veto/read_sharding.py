@@ -132,6 +132,8 @@ def bound_states(
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
+            if word != "keep_full" and m_start >= end and sentence.book.word("whole_before").search(text, max(0, m_start - 8), m_start):
+                continue  # "保存 1/N_d 参数、全量梯度和…": a noun said to be whole is no object of a split
             low, high = (end, m_start) if m_start >= end else (m_end, start)
             between = text[low:high] if low < high else ""
             if sentence.subjects.between(low, high, but=subject):
