@@ -31,6 +31,8 @@ COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("c
 """Word classes that compare a stage's volume with another's, and the relation each states."""
 _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
 _CONTINUED = re.compile(r"\s*[+=]")
+_OWN_VALUE = re.compile(r"\s*(?:/\s*⟨\w+⟩\s*)*(?:的|'s)?\s*(?:是|为|=|:|\bis\b|\bare\b)\s*(?:约|about|~|≈)?\s*\d*ψ")
+"""Right after a stage: a value of its own ("DDP/ZeRO-2 是 2Ψ", "ZeRO-2 is 2Ψ")."""
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 """One more value added after a sum's first ("RS plus AG costs 2Ψ + 2Ψ")."""
 
@@ -77,7 +79,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
         owner = changed_to(text, q.start) or _named_right_before(sentence, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
-        if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause):
+        if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
         if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
             continue  # a figure said after memory, with no traffic named since, is a memory figure
@@ -89,6 +91,13 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q, owner, marked in owned:
         beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _valued_after(sentence: PreparedSentence, end: int, owner: str) -> bool:
+    """Whether the owner found for a value is a stage named right after it with a value of its own ("共 3Ψ（DDP/ZeRO-2 是
+    2Ψ）"): it owns that one, not the value before it."""
+    after = next((m for m in sentence.mentions if end <= m.start <= end + QUANTITY_REACH and m.stage == owner), None)
+    return after is not None and bool(_OWN_VALUE.match(sentence.text, after.end)) and not any(m.end <= end and m.stage == owner for m in sentence.mentions)
 
 
 def _last_before(sentence: PreparedSentence, word: str, position: int) -> int:
