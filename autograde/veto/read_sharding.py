@@ -71,6 +71,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from _identities(sentence)
     yield from _gapped(sentence)
     yield from _notation(sentence)
+    yield from _conjoined_same(sentence)
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
@@ -297,6 +298,14 @@ def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
         states = frozenset(s for noun in objects for c in STATES if sentence.book.word(c).fullmatch(noun) for s in STATES[c])
         if states:
             yield Claim(mention.stage, "shards", states, mention.end, gapped.end(), sharded=verbs[-1][2])
+
+
+def _conjoined_same(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Two stages said together to shard the same states ("ZeRO-2 and ZeRO-3 shard the same three things"): the first
+    shards the second's set."""
+    for found in sentence.book.word("conjoined_same").finditer(sentence.text):
+        if found.group("a") != found.group("b"):
+            yield Claim(found.group("a"), "shards", frozenset(), found.start("verb"), found.end(), "same-as", found.group("b"))
 
 
 NOTATION = {"os": "optimizer", "g": "gradients", "p": "parameters"}
