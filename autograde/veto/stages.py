@@ -117,8 +117,8 @@ class SubjectIndex:
         after = bisect_left(self._starts, position)
         while after < len(self._subjects) and self._starts[after] < limit and self._subjects[after].stage in self._others:
             after += 1
-        if after < len(self._subjects) and self._starts[after] < limit:
-            return self._subjects[after].stage
+        if after < len(self._subjects) and self._starts[after] < limit and (self._starts[after] < end or self._subjects[after].aside):
+            return self._subjects[after].stage  # past the clause only as an aside ("2Ψ (stage 1/2)"), not a new clause's subject
         earlier = bisect_right(self._ends, start) - 1
         if earlier >= 0 and self._outside_aside[earlier] >= 0:
             return self._subjects[self._outside_aside[earlier]].stage
