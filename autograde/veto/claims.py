@@ -26,6 +26,17 @@ VALUES_AS_BYTES = "BF16 values counted as bytes"
 
 
 @dataclass(frozen=True)
+class TrafficInGB:
+    """The value of a volume claim given in GB for a model of `billions` parameters in BF16 ("ZeRO-3 costs ~21 GB")."""
+
+    gigabytes: float
+    billions: float
+
+    def __str__(self) -> str:
+        return f"{self.gigabytes:g} GB for a {self.billions:g}B model in BF16"
+
+
+@dataclass(frozen=True)
 class Claim:
     """One claim, with the span of the prepared sentence it was read from."""
 

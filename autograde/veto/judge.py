@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from autograde.veto.claims import VALUES_AS_BYTES, Claim
+from autograde.veto.claims import VALUES_AS_BYTES, Claim, TrafficInGB
 from autograde.veto.facts import Facts
 
 SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-sharded", "wrong-comm-volume", "unbounded-scaling"
@@ -155,6 +155,9 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
 def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     """Whether the claim is wrong about one stage's volume (None: it says nothing checkable about it)."""
     own = facts.volume(stage)
+    if isinstance(claim.value, TrafficInGB):  # right at two bytes a value; wrong when it counts the values as bytes
+        size = claim.value.billions * own
+        return True if abs(claim.value.gigabytes - size) <= 0.05 * size else False if abs(claim.value.gigabytes - 2 * size) <= 0.1 * size else None
     if claim.relation is None:
         if claim.value == own or _ring_factor(own, float(claim.value)):  # type: ignore[arg-type]
             return False

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from autograde.veto.claims import VALUES_AS_BYTES, Claim, Relation
+from autograde.veto.claims import VALUES_AS_BYTES, Claim, Relation, TrafficInGB
 from autograde.veto.ledger import Ledger
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_steps import COLLECTIVE_WORDS, step_claims
@@ -275,7 +275,8 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
     """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", the model's size
-    given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB."""
+    given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB; and a stage's traffic
+    given in GB alone ("ZeRO-3 costs ~21 GB of traffic"), for the judge to hold against its volume."""
     text = sentence.text
     model_billions = sentence.book.word("model_billions")
     size = model_billions.search(text) or model_billions.search(sentence.previous_text)
@@ -290,6 +291,11 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         owner = sentence.subject(clause, figure.start())
         if owner is not None and owner not in sentence.book.others:
             yield Claim(owner, "volume", VALUES_AS_BYTES, figure.start(), figure.end())
+    for figure in sentence.book.word("traffic_gb").finditer(text):
+        clause = sentence.clause_around(figure.start(), figure.end())
+        owner = sentence.subject(clause, figure.start(), QUANTITY_REACH)
+        if owner is not None and owner not in sentence.book.others and sentence.has("comm_noun", *clause):
+            yield Claim(owner, "volume", TrafficInGB(float(figure.group(1)), billions), figure.start(), figure.end())
 
 
 def _about_variant(sentence: PreparedSentence) -> bool:
