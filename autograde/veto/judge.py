@@ -155,9 +155,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
 def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     """Whether the claim is wrong about one stage's volume (None: it says nothing checkable about it)."""
     own = facts.volume(stage)
-    if isinstance(claim.value, TrafficInGB):  # right at two bytes a value; wrong when it counts the values as bytes
-        size = claim.value.billions * own
-        return True if abs(claim.value.gigabytes - size) <= 0.05 * size else False if abs(claim.value.gigabytes - 2 * size) <= 0.1 * size else None
+    if isinstance(claim.value, TrafficInGB):
+        return _wrong_in_gb(claim.value, own)
     if claim.relation is None:
         if claim.value == own or _ring_factor(own, float(claim.value)):  # type: ignore[arg-type]
             return False
@@ -169,6 +168,17 @@ def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     if len(others) != 1 or others[0] == stage:
         return None
     return _wrong_ratio(own, claim, facts.volume(others[0]))
+
+
+def _wrong_in_gb(traffic: TrafficInGB, own: float) -> bool | None:
+    """Whether a traffic figure in GB counts the stage's BF16 values as bytes (wrong), gives two bytes a value (right), or
+    matches neither (None)."""
+    values = traffic.billions * own  # billions of values the stage moves
+    if abs(traffic.gigabytes - values) <= 0.05 * values:
+        return True
+    if abs(traffic.gigabytes - 2 * values) <= 0.1 * values:
+        return False
+    return None
 
 
 RING_RANKS = 4

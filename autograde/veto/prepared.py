@@ -109,7 +109,7 @@ class PreparedSentence:
         """
         if self._pronoun_for_collective(clause, position):
             return None
-        owner = self._glossed_stage(position) or self._main_clause_stage(clause, position)
+        owner = self._stage_around(clause, position)
         if owner is not None:
             return owner
         topic = self.topic
@@ -123,12 +123,16 @@ class PreparedSentence:
         """Whether the claim at `position` has no stage of its sentence's own, nor a pronoun or "also" carrying one on, and
         takes the topic of the sentences before (or of the question): who it is about is a guess."""
         return (
-            self._glossed_stage(position) is None
-            and self._main_clause_stage(clause, position) is None
+            self._stage_around(clause, position) is None
             and self.subjects.at(clause, position, None) is None
             and not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position)
             and not (not self.mentions and _starts_within(self.spans_of("continues_subject"), *clause))
         )
+
+    def _stage_around(self, clause: tuple[int, int], position: int) -> str | None:
+        """The stage a claim is about by the sentence's structure rather than by its nearest mention: the one an aside
+        it sits in glosses, or the one opening the main clause after its subordinate clause."""
+        return self._glossed_stage(position) or self._main_clause_stage(clause, position)
 
     def _glossed_stage(self, position: int) -> str | None:
         """The stage an aside glosses when the claim is inside it ("在 ZeRO-2（已切分优化器状态和参数）的基础上")."""

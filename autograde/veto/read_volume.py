@@ -216,7 +216,7 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
     for part in ledger.parts(text):
         if part.value is not None and part.count and (part.beside or part not in tails) and part not in summed:
             yield Claim(part.collective, "volume", part.value / part.count, part.start, part.end)
-    before = [p.collective for p in ledger.parts(sentence.previous_text) for _ in range(p.count or 1)]
+    before = [p.collective for p in ledger.parts(sentence.previous_text) for _ in range(p.count or 1)] if ledgers else []
     earlier = frozenset({"earlier:" + ",".join(before)}) if before else frozenset()
     for lg in ledgers:
         yield from _parallel_values(lg, text)

@@ -253,13 +253,14 @@ def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> i
     found = cues.counterfactual.search(sentence)
     at = found.start() if found else len(sentence) + 1
     condition = cues.conditional.search(sentence, 0, at)
-    if condition and (cues.condition_rejected.search(sentence, condition.end()) or cues.condition_rejected.match(next_sentence.lstrip())):
-        return condition.start()
-    if condition and cues.condition_contrary.search(condition.group(0)) and (
-        cues.condition_turn.search(sentence, condition.end()) or cues.condition_turn.match(next_sentence.lstrip())
-    ):
-        return condition.start()  # "如果 ZeRO-1 还用 all-reduce，…，但…": a stage doing what it does not, then turned from
-    return at
+    if condition is None:
+        return at
+    following = next_sentence.lstrip()
+    rejected = cues.condition_rejected.search(sentence, condition.end()) or cues.condition_rejected.match(following)
+    turned = cues.condition_contrary.search(condition.group(0)) and (
+        cues.condition_turn.search(sentence, condition.end()) or cues.condition_turn.match(following)
+    )  # "如果 ZeRO-1 还用 all-reduce，…，但…": a stage doing what it does not, then turned from
+    return condition.start() if rejected or turned else at
 
 
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
