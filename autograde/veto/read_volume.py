@@ -40,7 +40,7 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
     comm = sentence.book.word("comm")
-    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence, comm):
+    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence, comm) or _stage_valued(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -63,6 +63,11 @@ def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
         len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
         and not sentence.has("memory_noun") and not sentence.has("memory_saved") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
     )
+
+
+def _stage_valued(sentence: PreparedSentence) -> bool:
+    """Whether the sentence says a stage is a small multiple of Ψ, with no memory named ("ZeRO-3 其实也是 2Ψ"): a volume."""
+    return sentence.has("stage_valued") and not sentence.has("memory_noun") and "n_d" not in sentence.text
 
 
 def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
