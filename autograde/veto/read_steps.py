@@ -143,11 +143,14 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
     text = sentence.text
     best: tuple[int, str] | None = None
     phases = sentence.spans("phase_update")
+    ops = [span for span in sentence.spans("op") if span != (start, end)]
     for state in _STATES:
         for a, b in sentence.spans(state):
             if any(p0 <= a < p1 for p0, p1 in phases):
                 continue  # "optimizer" in "the optimizer update" names when, not what
             if clause[0] <= a and b <= clause[1] and end <= a <= end + reach:
+                if any(o0 >= b and not text[b:o0].strip() for o0, _ in ops):
+                    continue  # "a reduce-scatter on top of the two parameter all-gathers": the state names the next one's
                 between = text[end:a]
             elif end <= a <= end + reach and sentence.book.word("fronted_next").fullmatch(text, end, a):
                 between = ""  # "reduce-scatter，把全量参数…": the clause after the collective says what it moves
