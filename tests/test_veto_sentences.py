@@ -6,7 +6,7 @@ import re
 import pytest
 
 from autograde.veto.cues import cue_book
-from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
+from autograde.veto.sentences import quoted_spans, split_sentences
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def _clauses(sentence: str) -> list[str]:
     """The clause texts of a prepared sentence."""
     book = cue_book()
     text = book.prepare(sentence)
-    return [text[a:b].strip(" ,:") for a, b in split_clauses(text, book.structure["clause_breaks"], book.structure["clause_joiners"])]
+    return [text[a:b].strip(" ,:") for a, b in book.clauses(text)]
 
 
 def test_chinese_commas_and_conjunctions_split() -> None:
@@ -46,6 +46,12 @@ def test_chinese_commas_and_conjunctions_split() -> None:
 def test_english_list_stays_in_one_clause() -> None:
     """Does an English list after a comma or colon stay with its verb?"""
     assert len(_clauses("ZeRO-3 shards everything: parameters, gradients, optimizer states and activations.")) == 1
+
+
+def test_clause_after_a_closed_passive_list_is_its_own() -> None:
+    """Does a noun after 'X and Y are sharded,' open a clause of its own, unless the piece says it extends the list?"""
+    assert _clauses("Once gradients and optimizer states are sharded, activations dominate memory")[-1] == "activations dominate memory"
+    assert len(_clauses("In ZeRO-3 the parameters are sharded, activations too")) == 1
 
 
 def test_list_after_a_dash_stays_in_one_clause() -> None:

@@ -15,6 +15,7 @@ from autograde.veto.normalize import normalize
 from autograde.veto.pattern_cache import shared_cache
 from autograde.veto.quantities import QuantityCues
 from autograde.veto.read_tables import TableReader
+from autograde.veto.sentences import split_clauses
 from autograde.veto.stages import StageTagger, tag
 from autograde.veto.stance import StanceCues
 from autograde.yaml_data import read_yaml
@@ -143,6 +144,11 @@ class CueBook:
         """The compiled word class `name` of `terms`."""
         return self.words[name]
 
+    def clauses(self, text: str) -> list[tuple[int, int]]:
+        """The clause spans of a prepared sentence, split by the structure cues."""
+        structure = self.structure
+        return split_clauses(text, structure["clause_breaks"], structure["clause_joiners"], (structure["list_closed"], structure["list_extended"]))
+
     def prepare(self, sentence: str) -> str:
         """`sentence` normalised, stage-tagged and lower-cased: the form claims are read from."""
         return self.tagger.tag(normalize(sentence))
@@ -178,6 +184,8 @@ class CueBook:
 _STRUCTURE = {
     "clause_breaks": "{}",
     "clause_joiners": "{}",
+    "list_closed": "{}",
+    "list_extended": "{}",
     "barriers": "{}",
     "strong_breaks": "{}",
     "subordinate": r"[\s,:;()—-]*(?:{})",

@@ -71,12 +71,17 @@ def _append(sentences: list[Sentence], answer: str, start: int, end: int, max_ch
 
 
 def split_clauses(
-    sentence: str, breaks: re.Pattern[str], joiners: re.Pattern[str], max_list_words: int = 4
+    sentence: str,
+    breaks: re.Pattern[str],
+    joiners: re.Pattern[str],
+    closing: tuple[re.Pattern[str], re.Pattern[str]] | None = None,
+    max_list_words: int = 4,
 ) -> list[tuple[int, int]]:
     """Clause spans of a normalised sentence.
 
     A piece after a comma, colon or dash that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
-    the clause before it: it starts with a joiner, or it is a short English piece after a comma.
+    the clause before it: it starts with a joiner, or it is a short English piece after a comma; but not after a clause
+    that `closing` (closed, extended) says closed its list ("once X and Y are sharded, activations dominate").
     """
     cuts = sorted({0, len(sentence), *(m.start() for m in breaks.finditer(sentence))})
     spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if sentence[a:b].strip(" ,:;-()")]
@@ -88,11 +93,19 @@ def split_clauses(
         resumed = _resumed_clause(sentence, merged) if opener == ")" else None
         if resumed is not None:  # the clause goes on after a parenthetical aside ("不能把显存（包括激活）降到…")
             merged[resumed:] = [(merged[resumed][0], b)]
-        elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))):
+        elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))) and not _closed_list(sentence, merged[-1][0], a, piece, closing):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
     return merged or [(0, len(sentence))]
+
+
+def _closed_list(sentence: str, start: int, end: int, piece: str, closing: tuple[re.Pattern[str], re.Pattern[str]] | None) -> bool:
+    """Whether the clause at start:end closed its list before `piece`, which does not say it extends it."""
+    if closing is None:
+        return False
+    closed, extended = closing
+    return bool(closed.search(sentence, start, end)) and not extended.search(piece.strip(" ,.;"))
 
 
 ASIDE_REACH = 8

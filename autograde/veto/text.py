@@ -15,7 +15,7 @@ from autograde.veto.read_scaling import scaling_claims
 from autograde.veto.read_sharding import sharding_claims
 from autograde.veto.read_steps import COLLECTIVE_WORDS
 from autograde.veto.read_volume import volume_claims
-from autograde.veto.sentences import quoted_spans, split_clauses, split_sentences
+from autograde.veto.sentences import quoted_spans, split_sentences
 from autograde.veto.stages import last_subject
 
 DENIAL_WINDOW = 14
@@ -84,7 +84,7 @@ def _sentences(
                 text=asserting,
                 book=book,
                 mentions=[m for m in mentions if m.end <= len(asserting)],
-                clauses=split_clauses(asserting, book.structure["clause_breaks"], book.structure["clause_joiners"]),
+                clauses=book.clauses(asserting),
                 topic=topic,
                 asked_topic=asked_topic,
                 previous_question=tagged[index - 1] if previous else "",
