@@ -147,6 +147,7 @@ class LedgerReader:
             if part is not None and chain and self._joined(text[chain[-1].end : part.start], listed):
                 chain.append(part)
                 continue
+            chain = _restated_once(chain)
             if len(chain) >= 2:
                 total = self._total(text, chain[0].start, chain[-1].end)
                 whole = _with_addends_before(text, parts[: index - len(chain)], chain, total)
@@ -191,6 +192,17 @@ class LedgerReader:
         if after is None or _EACH.search(after.group(0)):
             return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
         return float(after.group(1) or 1)
+
+
+def _restated_once(chain: list[Part]) -> list[Part]:
+    """`chain` without the collectives it names bare and then restates, in the same order, with values ("RS + AG，RS 约 Ψ、AG
+    约 Ψ，总共 2Ψ"): the values gloss the names, so each collective counts once."""
+    half = len(chain) // 2
+    named, valued = chain[:half], chain[half:]
+    if half and len(chain) % 2 == 0 and all(p.value is None for p in named) and all(p.value is not None for p in valued) \
+            and [p.collective for p in named] == [p.collective for p in valued]:
+        return valued
+    return chain
 
 
 def _slash_pairs_unvalued(text: str, parts: list[Part]) -> list[Part]:
