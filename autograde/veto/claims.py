@@ -31,6 +31,9 @@ class TrafficInGB:
 
     gigabytes: float
     billions: float
+    whole: bool = False
+    """Whether the figure is the stage's whole step (its clause names no collective, part or extra): another stage's
+    volume in two bytes a value is then wrong too."""
 
     def __str__(self) -> str:
         return f"{self.gigabytes:g} GB for a {self.billions:g}B model in BF16"

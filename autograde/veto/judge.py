@@ -170,14 +170,20 @@ def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     return _wrong_ratio(own, claim, facts.volume(others[0]))
 
 
+OTHER_VOLUMES = (1, 2, 3, 4)
+"""Multiples of Ψ a whole step's traffic in GB may be read as, two bytes a value."""
+
+
 def _wrong_in_gb(traffic: TrafficInGB, own: float) -> bool | None:
-    """Whether a traffic figure in GB counts the stage's BF16 values as bytes (wrong), gives two bytes a value (right), or
-    matches neither (None)."""
+    """Whether a traffic figure in GB counts the stage's BF16 values as bytes (wrong), gives two bytes a value (right), is
+    the whole step of another multiple of Ψ at two bytes a value (wrong: "ZeRO-2 每步 42 GB" for 7B), or matches none."""
     values = traffic.billions * own  # billions of values the stage moves
     if abs(traffic.gigabytes - values) <= 0.05 * values:
         return True
     if abs(traffic.gigabytes - 2 * values) <= 0.1 * values:
         return False
+    if traffic.whole and any(abs(traffic.gigabytes - 2 * traffic.billions * k) <= 0.05 * traffic.gigabytes for k in OTHER_VOLUMES):
+        return True
     return None
 
 

@@ -33,6 +33,8 @@ _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
 _CONTINUED = re.compile(r"\s*[+=]")
 _OWN_VALUE = re.compile(r"\s*(?:/\s*⟨\w+⟩\s*)*(?:的|'s)?\s*(?:是|为|=|:|\bis\b|\bare\b)\s*(?:约|about|~|≈)?\s*\d*ψ")
 """Right after a stage: a value of its own ("DDP/ZeRO-2 是 2Ψ", "ZeRO-2 is 2Ψ")."""
+_FACTOR_BEFORE = re.compile(r"[×*]\s*$")
+_FACTOR_AFTER = re.compile(r"\s*[×*]")
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 """One more value added after a sum's first ("RS plus AG costs 2Ψ + 2Ψ")."""
 
@@ -281,7 +283,7 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
     """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", the model's size
     given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB; and a stage's traffic
-    given in GB alone ("ZeRO-3 costs ~21 GB of traffic"), for the judge to hold against its volume."""
+    given in GB alone ("ZeRO-3 costs ~21 GB of traffic", "通信账：ZeRO-2 每步 42 GB"), for the judge to hold against its volume."""
     text = sentence.text
     model_billions = sentence.book.word("model_billions")
     size = model_billions.search(text) or model_billions.search(sentence.previous_text)
@@ -297,10 +299,33 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         if owner is not None and owner not in sentence.book.others:
             yield Claim(owner, "volume", VALUES_AS_BYTES, figure.start(), figure.end())
     for figure in sentence.book.word("traffic_gb").finditer(text):
+        if _FACTOR_BEFORE.search(text, max(0, figure.start() - 2), figure.start()) or _FACTOR_AFTER.match(text, figure.end()):
+            continue  # "2×(7/8)×14 GB": a factor of a product, not a figure of its own
         clause = sentence.clause_around(figure.start(), figure.end())
         owner = sentence.subject(clause, figure.start(), QUANTITY_REACH)
-        if owner is not None and owner not in sentence.book.others and sentence.has("comm_noun", *clause):
-            yield Claim(owner, "volume", TrafficInGB(float(figure.group(1)), billions), figure.start(), figure.end())
+        about_traffic = any(sentence.has(word, *clause) for word in ("comm_noun", "comm_verb")) or _traffic_heading(sentence, figure.start())
+        if owner is not None and owner not in sentence.book.others and about_traffic:
+            whole = _whole_step_figure(sentence, clause, owner, figure.start(), figure.end())
+            yield Claim(owner, "volume", TrafficInGB(float(figure.group(1)), billions, whole), figure.start(), figure.end())
+
+
+def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owner: str, start: int, end: int) -> bool:
+    """Whether a GB figure is its stage's whole step: the stage is the last one named before it in the clause and none
+    right after it, and the clause has no Ψ it converts ("DDP 的 2Ψ（约 28 GB）"), no comparison, collective, part or extra
+    ("versus 28 GB for DDP")."""
+    text = sentence.text
+    before = [m for m in sentence.mentions if clause[0] <= m.start and m.end <= start]
+    after = [m for m in sentence.mentions if end <= m.start <= end + QUANTITY_REACH]
+    if not before or before[-1].stage != owner or after or "ψ" in text[clause[0] : clause[1]]:
+        return False
+    return not sentence.has("compared_figure", *clause) and not any(sentence.has(word, *clause) for word in ("op", "not_total", "extra"))
+
+
+def _traffic_heading(sentence: PreparedSentence, position: int) -> bool:
+    """Whether the figure at `position` follows a heading about traffic that ends in a colon ("7B 模型的通信账（BF16）：DDP
+    每步 28 GB，ZeRO-2 每步 42 GB"): the items listed after it are traffic."""
+    colon = sentence.text.find(":", 0, position)
+    return colon >= 0 and sentence.has("comm_noun", 0, colon) and not sentence.has("memory_noun", 0, colon)
 
 
 def _about_variant(sentence: PreparedSentence) -> bool:
