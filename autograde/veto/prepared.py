@@ -93,7 +93,7 @@ class PreparedSentence:
     def stance(self) -> SentenceStance:
         """The sentence's stance cues, found the first time a claim in it needs them."""
         if self._stance is None:
-            self._stance = self.book.stance.read(self.text, self.quotes, self.next_text)
+            self._stance = self.book.stance.read(self.text, self.quotes, self.next_text, self.previous_text)
         return self._stance
 
     def stances(self, clause: tuple[int, int], start: int, end: int, window: int) -> tuple[Stance, Stance]:

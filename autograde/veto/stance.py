@@ -59,6 +59,8 @@ class StanceCues:
     """Inside a condition: it changes what the stage does ("如果 ZeRO-1 还用 all-reduce", "假设只做 reduce-scatter")."""
     condition_turn: re.Pattern[str]
     """After a consequence: a turn ("但", "可那样", "but") that, after a condition contrary to what the stage does, rejects it."""
+    hypothesis_ends: re.Pattern[str]
+    """Opening a sentence: it leaves a thought experiment the sentence before was in ("所以", "其实", "so", "but")."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
     premises: re.Pattern[str]
@@ -94,6 +96,7 @@ class StanceCues:
             condition_rejected=_any(cues["condition_rejected"]),
             condition_contrary=_any(cues["condition_contrary"]),
             condition_turn=_any(cues["condition_turn"]),
+            hypothesis_ends=re.compile(f"\\W*(?:{'|'.join(cues['hypothesis_ends'])})", re.IGNORECASE),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
             premise_tails=_any(cues["premise_tails"]),
@@ -108,9 +111,9 @@ class StanceCues:
         """Whether the noun at `position` is excluded by a cue right before it ("not activations")."""
         return bool(self.object_negation.search(sentence, max(0, position - 16), position))
 
-    def read(self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str) -> SentenceStance:
+    def read(self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = "") -> SentenceStance:
         """The cues of one prepared sentence, found once, for reading the stance of each claim in it."""
-        return SentenceStance(self, sentence, quotes, next_sentence)
+        return SentenceStance(self, sentence, quotes, next_sentence, previous_sentence)
 
 
 class _Spans:
@@ -139,7 +142,7 @@ class _Spans:
 class SentenceStance:
     """One sentence's stance cues, each found once, the first time a claim needs it."""
 
-    def __init__(self, cues: StanceCues, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str) -> None:
+    def __init__(self, cues: StanceCues, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = "") -> None:
         self._cues = cues
         self._text = sentence
         self._quotes = quotes
@@ -152,7 +155,7 @@ class SentenceStance:
         masked = _blank(sentence, self._refuters.spans)
         self._negations = _Spans(cues.negation, masked)
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
-        self._counterfactual_at = _counterfactual_at(cues, sentence, next_sentence)
+        self._counterfactual_at = 0 if _goes_on_hypothetically(cues, previous_sentence, sentence) else _counterfactual_at(cues, sentence, next_sentence)
         self._refuters_after = _Spans(cues.refuters_after, _ASIDES.sub(lambda m: " " * len(m.group()), sentence))
         self._asides_open = _last_open_paren(sentence)
         self._modifier_ends: list[float] | None = None
@@ -261,6 +264,12 @@ def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> i
         cues.condition_turn.search(sentence, condition.end()) or cues.condition_turn.match(following)
     )  # "如果 ZeRO-1 还用 all-reduce，…，但…": a stage doing what it does not, then turned from
     return condition.start() if rejected or turned else at
+
+
+def _goes_on_hypothetically(cues: StanceCues, previous: str, sentence: str) -> bool:
+    """Whether `sentence` carries on a thought experiment that `previous` opened and ended with a semicolon ("假如 ZeRO-1
+    还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。"), not opening with a word that leaves it ("所以", "but")."""
+    return previous.rstrip().endswith(";") and _counterfactual_at(cues, previous, sentence) < len(previous) and not cues.hypothesis_ends.match(sentence)
 
 
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
