@@ -195,13 +195,13 @@ class LedgerReader:
 
 
 def _restated_once(chain: list[Part]) -> list[Part]:
-    """`chain` without the collectives it names bare and then restates, in the same order, with values ("RS + AG，RS 约 Ψ、AG
-    约 Ψ，总共 2Ψ"): the values gloss the names, so each collective counts once."""
+    """`chain` without the collectives it names bare and then restates in the same order, with values or as a sum ("RS +
+    AG，RS 约 Ψ、AG 约 Ψ，总共 2Ψ", "先 reduce-scatter，然后 all-gather 参数，RS + AG = 2Ψ"): each collective counts once.
+    Two or more are restated, so "前向 AG + 反向 AG" stays two all-gathers."""
     half = len(chain) // 2
-    named, valued = chain[:half], chain[half:]
-    if half and len(chain) % 2 == 0 and all(p.value is None for p in named) and all(p.value is not None for p in valued) \
-            and [p.collective for p in named] == [p.collective for p in valued]:
-        return valued
+    named, restated = chain[:half], chain[half:]
+    if half >= 2 and len(chain) % 2 == 0 and all(p.value is None for p in named) and [p.collective for p in named] == [p.collective for p in restated]:
+        return restated
     return chain
 
 
