@@ -120,12 +120,15 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
         subject = sentence.subject(clause, start)
         if subject is None or subject in sentence.book.others:
             continue
+        extra = sentence.has("extra_psi", start, end)
+        pivot = sentence.book.word("source_pivot").search(sentence.text, start, end)
+        if pivot is not None:
+            start = pivot.start()  # "多出来的 Ψ 不是来自优化器 step，而是…": the source is what follows the turn
         carries = _carries(sentence, clause, start, end, reach=SOURCE_REACH)
         when = _when(sentence, clause, start, end, reach=SOURCE_REACH, inside=True)
         collective = next((c for w, c in COLLECTIVE_WORDS if sentence.has(w, start, min(clause[1], end + SOURCE_REACH))), None)
         if carries is None and when is None and collective is None:
             continue
-        extra = sentence.has("extra_psi", start, end)
         yield Claim(subject, "step", (collective, carries, when, extra, None), start, end, flags=frozenset({"source"}))
 
 
