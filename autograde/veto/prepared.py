@@ -11,6 +11,8 @@ from autograde.veto.stance import SentenceStance, Stance
 
 PRONOUN_REACH = 16
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
+OWNER_REACH = 24
+"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ", "ZeRO-2 的 RS + AG = 2Ψ")."""
 MAIN_CLAUSE_REACH = 8
 """Characters after a subordinate clause within which the main clause must name its stage to lend it as the subject."""
 
@@ -124,10 +126,19 @@ class PreparedSentence:
         takes the topic of the sentences before (or of the question): who it is about is a guess."""
         return (
             self._stage_around(clause, position) is None
+            and self.named_right_before(position) is None
             and self.subjects.at(clause, position, None) is None
             and not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position)
             and not (not self.mentions and _starts_within(self.spans_of("continues_subject"), *clause))
         )
+
+    def named_right_before(self, start: int) -> str | None:
+        """The stage named right before a value, compared with or not ("vs DDP 2Ψ", "DDP 的 2Ψ", "ZeRO-3's already-2Ψ"): its
+        owner."""
+        for mention in self.mentions:
+            if 0 <= start - mention.end <= OWNER_REACH and self.book.word("owned_by").fullmatch(self.text, mention.end, start):
+                return mention.stage
+        return None
 
     def _stage_around(self, clause: tuple[int, int], position: int) -> str | None:
         """The stage a claim is about by the sentence's structure rather than by its nearest mention: the one an aside

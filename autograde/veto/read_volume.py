@@ -23,8 +23,6 @@ RELATIVE_REACH = 6
 """Characters between a collective and the "which" of a relative clause about it."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
-OWNER_REACH = 24
-"""Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ", "ZeRO-2 的 RS + AG = 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
@@ -85,7 +83,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
-        owner = changed_to(text, q.start) or _named_right_before(sentence, q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
+        owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
         if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
@@ -112,14 +110,6 @@ def _last_before(sentence: PreparedSentence, word: str, position: int) -> int:
     spans = sentence.spans(word)  # found by finditer: sorted, not overlapping, so their ends are sorted too
     index = bisect_right([b for _, b in spans], position)
     return spans[index - 1][0] if index else -1
-
-
-def _named_right_before(sentence: PreparedSentence, start: int) -> str | None:
-    """The stage named right before a value, compared with or not ("vs DDP 2Ψ", "DDP 的 2Ψ", "DDP's 2Ψ"): its owner."""
-    for mention in sentence.mentions:
-        if 0 <= start - mention.end <= OWNER_REACH and sentence.book.word("owned_by").fullmatch(sentence.text, mention.end, start):
-            return mention.stage
-    return None
 
 
 def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
