@@ -83,7 +83,9 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
-        owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, QUANTITY_REACH, marked)
+        following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
+        reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
+        owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
         if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
