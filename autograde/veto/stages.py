@@ -37,8 +37,9 @@ class StageTagger:
 
     def __init__(self, aliases: Mapping[str, Sequence[str]], cues: Mapping[str, str]) -> None:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
-        `reference_after`, already expanded), and those that make a stage a subject after all (`onward_after`, a
-        strategy named as it: `strategy_named_before`) or an aside (`compared_figure_before`, `strategy_after`)."""
+        `reference_after`, already expanded; a technique a stage turns on, `technique_enabled`), and those that make a stage
+        a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`) or an aside
+        (`compared_figure_before`, `strategy_after`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
@@ -47,6 +48,7 @@ class StageTagger:
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
         self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})\\s*$")
         self._strategy_after = re.compile(f"^\\s*(?:{cues['strategy_after']})")
+        self._technique_enabled = re.compile(f"(?:{cues['technique_enabled']})$")
 
     def tag(self, text: str) -> str:
         """`text` with every stage alias replaced by its tag, then lower-cased."""
@@ -68,7 +70,8 @@ class StageTagger:
             after = _ASIDE.sub("", tagged[m.end() : m.end() + 64], count=1)[:16]
             between = tagged[found[-1].end : m.start()] if found else ""
             listed = bool(found) and found[-1].reference and len(between) < 24 and bool(_LIST_SEPARATOR.fullmatch(between) or _GLOSS.fullmatch(between))
-            reference = bool(self._before.search(before) or self._after.search(after) or listed) and not (
+            enabled = bool(self._technique_enabled.search(tagged, max(0, m.start() - 24), m.end()))  # "ZeRO-3 开 recompute 时"
+            reference = bool(self._before.search(before) or self._after.search(after) or listed or enabled) and not (
                 self._onward.match(after) or self._strategy_named.search(before)
             )
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
