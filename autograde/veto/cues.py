@@ -147,7 +147,8 @@ class CueBook:
     def clauses(self, text: str) -> list[tuple[int, int]]:
         """The clause spans of a prepared sentence, split by the structure cues."""
         structure = self.structure
-        return split_clauses(text, structure["clause_breaks"], structure["clause_joiners"], (structure["list_closed"], structure["list_extended"]))
+        closing = (structure["list_closed"], structure["list_extended"])
+        return split_clauses(text, structure["clause_breaks"], structure["clause_joiners"], closing)
 
     def prepare(self, sentence: str) -> str:
         """`sentence` normalised, stage-tagged and lower-cased: the form claims are read from."""

@@ -200,7 +200,8 @@ def _restated_once(chain: list[Part]) -> list[Part]:
     Two or more are restated, so "前向 AG + 反向 AG" stays two all-gathers."""
     half = len(chain) // 2
     named, restated = chain[:half], chain[half:]
-    if half >= 2 and len(chain) % 2 == 0 and all(p.value is None for p in named) and [p.collective for p in named] == [p.collective for p in restated]:
+    same_order = [p.collective for p in named] == [p.collective for p in restated]
+    if half >= 2 and len(chain) % 2 == 0 and all(p.value is None for p in named) and same_order:
         return restated
     return chain
 

@@ -40,7 +40,8 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
     comm = sentence.book.word("comm")
-    if comm.search(sentence.text) or comm.search(sentence.previous_question) or _traffic_next(sentence, comm) or _stage_valued(sentence):
+    about_traffic = comm.search(sentence.text) or comm.search(sentence.previous_question)
+    if about_traffic or _traffic_next(sentence, comm) or _stage_valued(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -295,10 +296,10 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
             continue  # "2×(7/8)×14 GB": a factor of a product, not a figure of its own
         clause = sentence.clause_around(figure.start(), figure.end())
         owner = sentence.subject(clause, figure.start(), QUANTITY_REACH)
-        about_traffic = any(sentence.has(word, *clause) for word in ("comm_noun", "comm_verb")) or _traffic_heading(sentence, figure.start())
-        if owner is not None and owner not in sentence.book.others and about_traffic:
-            whole = _whole_step_figure(sentence, clause, owner, figure.start(), figure.end())
-            yield Claim(owner, "volume", TrafficInGB(float(figure.group(1)), billions, whole), figure.start(), figure.end())
+        about_traffic = any(sentence.has(word, *clause) for word in ("comm_noun", "comm_verb"))
+        if owner is not None and owner not in sentence.book.others and (about_traffic or _traffic_heading(sentence, figure.start())):
+            traffic = TrafficInGB(float(figure.group(1)), billions, _whole_step_figure(sentence, clause, owner, figure.start(), figure.end()))
+            yield Claim(owner, "volume", traffic, figure.start(), figure.end())
 
 
 def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owner: str, start: int, end: int) -> bool:
@@ -310,7 +311,7 @@ def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owne
     after = [m for m in sentence.mentions if end <= m.start <= end + QUANTITY_REACH]
     if not before or before[-1].stage != owner or after or "ψ" in text[clause[0] : clause[1]]:
         return False
-    return not sentence.has("compared_figure", *clause) and not any(sentence.has(word, *clause) for word in ("op", "not_total", "extra"))
+    return not any(sentence.has(word, *clause) for word in ("compared_figure", "op", "not_total", "extra"))
 
 
 def _traffic_heading(sentence: PreparedSentence, position: int) -> bool:

@@ -93,14 +93,17 @@ def split_clauses(
         resumed = _resumed_clause(sentence, merged) if opener == ")" else None
         if resumed is not None:  # the clause goes on after a parenthetical aside ("不能把显存（包括激活）降到…")
             merged[resumed:] = [(merged[resumed][0], b)]
-        elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))) and not _closed_list(sentence, merged[-1][0], a, piece, closing):
+        elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))) \
+                and not _closed_list(sentence, merged[-1][0], a, piece, closing):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
     return merged or [(0, len(sentence))]
 
 
-def _closed_list(sentence: str, start: int, end: int, piece: str, closing: tuple[re.Pattern[str], re.Pattern[str]] | None) -> bool:
+def _closed_list(
+    sentence: str, start: int, end: int, piece: str, closing: tuple[re.Pattern[str], re.Pattern[str]] | None
+) -> bool:
     """Whether the clause at start:end closed its list before `piece`, which does not say it extends it."""
     if closing is None:
         return False

@@ -111,7 +111,9 @@ class StanceCues:
         """Whether the noun at `position` is excluded by a cue right before it ("not activations")."""
         return bool(self.object_negation.search(sentence, max(0, position - 16), position))
 
-    def read(self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = "") -> SentenceStance:
+    def read(
+        self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = ""
+    ) -> SentenceStance:
         """The cues of one prepared sentence, found once, for reading the stance of each claim in it."""
         return SentenceStance(self, sentence, quotes, next_sentence, previous_sentence)
 
@@ -142,7 +144,9 @@ class _Spans:
 class SentenceStance:
     """One sentence's stance cues, each found once, the first time a claim needs it."""
 
-    def __init__(self, cues: StanceCues, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = "") -> None:
+    def __init__(
+        self, cues: StanceCues, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = ""
+    ) -> None:
         self._cues = cues
         self._text = sentence
         self._quotes = quotes
@@ -155,7 +159,8 @@ class SentenceStance:
         masked = _blank(sentence, self._refuters.spans)
         self._negations = _Spans(cues.negation, masked)
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
-        self._counterfactual_at = 0 if _goes_on_hypothetically(cues, previous_sentence, sentence) else _counterfactual_at(cues, sentence, next_sentence)
+        carried_on = _goes_on_hypothetically(cues, previous_sentence, sentence)
+        self._counterfactual_at = 0 if carried_on else _counterfactual_at(cues, sentence, next_sentence)
         self._refuters_after = _Spans(cues.refuters_after, _ASIDES.sub(lambda m: " " * len(m.group()), sentence))
         self._asides_open = _last_open_paren(sentence)
         self._modifier_ends: list[float] | None = None
@@ -269,7 +274,9 @@ def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> i
 def _goes_on_hypothetically(cues: StanceCues, previous: str, sentence: str) -> bool:
     """Whether `sentence` carries on a thought experiment that `previous` opened and ended with a semicolon ("假如 ZeRO-1
     还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。"), not opening with a word that leaves it ("所以", "but")."""
-    return previous.rstrip().endswith(";") and _counterfactual_at(cues, previous, sentence) < len(previous) and not cues.hypothesis_ends.match(sentence)
+    if not previous.rstrip().endswith(";") or cues.hypothesis_ends.match(sentence):
+        return False
+    return _counterfactual_at(cues, previous, sentence) < len(previous)
 
 
 def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
