@@ -37,8 +37,10 @@ PRIVATE_DIRS = {"tmp": "/tmp", "home": "/home/student", "submission": "/submissi
 EXIT_OK, EXIT_DIED, EXIT_PROCESSES, EXIT_KILLED = 0, 1, 2, 3
 """The supervisor's exit codes: the executor finished, died on its own, started too many processes, was killed on request."""
 RESULTS_FD = 3
-JOB_NICENESS, SLOW_NICENESS, SLOW_JOB_S = 5, 19, 1.0
-"""Student code runs below the grader's own priority, and at the lowest once its job has run longer than SLOW_JOB_S."""
+JOB_NICENESS, SLOW_NICENESS, SLOW_JOB_S = 5, 10, 1.0
+"""Student code runs below the grader's own priority, and lower still once its job has run longer than SLOW_JOB_S; not at
+19, where a machine busy with other work starved an interrupted loop so long that it was killed before reporting back,
+losing the definitions its cell had made."""
 MESSAGE_BYTES = 65536
 
 _type, _float_add, _int_add, _bool, _str = type, float.__add__, int.__add__, bool, str
@@ -236,7 +238,7 @@ def _pids() -> set[int]:
 
 
 def _demote(pids: set[int]) -> set[int]:
-    """Lowest CPU priority for a job that runs long (a loop waiting for its timeout), so other submissions go first."""
+    """A lower CPU priority for a job that runs long (a loop waiting for its timeout), so other submissions go first."""
     for pid in pids:
         try:
             os.setpriority(os.PRIO_PROCESS, pid, SLOW_NICENESS)
@@ -468,7 +470,6 @@ class _StepRunner:
         else:
             record["answers"] = answers if answers is not None else []
         self.emit(record)
-        return True
         return True
 
     def run_cell(self, step: dict[str, Any]) -> int:

@@ -27,7 +27,7 @@ class Sandbox(Configurable):
     submission_timeout: float = Float(120.0, help="Seconds all of one submission's cells and tests may take together.").tag(config=True)
     workers: int = Integer(0, help=(
         "Submissions graded at once; 0 means one per CPU core. A submission still running after 2 s (a loop waiting "
-        "for its timeout) runs at the lowest priority and lets one more start beside it, up to three per core."
+        "for its timeout) runs at a lower priority and lets one more start beside it, up to three per core."
     )).tag(config=True)
     cluster: str = Unicode("", help=(
         "Address of a Dask distributed scheduler (e.g. tcp://grader.example.org:8786) to grade on instead of local "
