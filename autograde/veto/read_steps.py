@@ -49,6 +49,10 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
                 continue  # hybrid sharding (named here or just before, or its all-reduce between nodes) replicates by design
+            if collective == "all-reduce" and sentence.has("rs_vs_ar"):
+                continue  # "“RS 比 AR 快两倍”的意思是 … AR 必须等反向结束": the prompt's two collectives compared, no step of the stage
+            if sentence.book.word("time_anchor_before").search(sentence.text, max(clause[0], start - MODIFIER_REACH), start):
+                continue  # "after the reduce-scatter and the local Adam step, …": the collective dates what follows
             if word != "gather" and _sole_collective(sentence, clause, start, end):
                 named = frozenset(f"names:{c}" for c in sentence.answer_collectives if c != collective)
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
