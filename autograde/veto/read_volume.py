@@ -67,8 +67,11 @@ def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
 
 
 def _stage_valued(sentence: PreparedSentence) -> bool:
-    """Whether the sentence says a stage is a small multiple of Ψ, with no memory named ("ZeRO-3 其实也是 2Ψ"): a volume."""
-    return sentence.has("stage_valued") and not sentence.has("memory_noun") and "n_d" not in sentence.text
+    """Whether the sentence says a stage is a small multiple of Ψ in a clause naming no memory ("ZeRO-3 其实也是 2Ψ", "so
+    ZeRO-2 is 3Ψ, the price for the memory saving"), with no N_d in the sentence: a volume."""
+    if "n_d" in sentence.text:
+        return False
+    return any(not sentence.has("memory_noun", *sentence.clause_around(a, b)) for a, b in sentence.spans("stage_valued"))
 
 
 def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
