@@ -129,7 +129,8 @@ def bound_states(
                 continue
             if m_start < start and direct is not None and direct not in _class_starts(sentence, word_class):
                 continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
-            if m_start < start and word != "keep_full" and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
+            if m_start < start and word != "keep_full" and not _kept_split(sentence, m_end, start, end) \
+                    and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
@@ -180,6 +181,12 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
     low = max(clause[0], m_start - 40)
     piece = max(text.rfind(mark, low, m_start) + len(mark) for mark in _PIECE_MARKS)
     return bool(sentence.book.structure["barriers"].search(text, max(low, piece), m_start))  # "uses X: the Y are split"
+
+
+def _kept_split(sentence: PreparedSentence, noun_end: int, start: int, end: int) -> bool:
+    """Whether a split participle follows its noun at once ("keeps the activation checkpoints distributed across the
+    group"): the noun is what is split, whatever verb keeps it so."""
+    return sentence.text[end - 2 : end] == "ed" and not sentence.text[noun_end:start].strip()
 
 
 def _class_starts(sentence: PreparedSentence, word_class: str) -> set[int]:
