@@ -251,7 +251,8 @@ def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
-    return not sentence.names_stage(*clause) and not sentence.has("over_dp_ranks")
+    over_dp = any(not book.stance.negated_before(sentence.text, a) for a, _ in sentence.spans("over_dp_ranks"))
+    return not sentence.names_stage(*clause) and not over_dp  # "…, not across the data-parallel group" names no DP target
 
 
 def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:
