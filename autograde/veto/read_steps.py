@@ -150,7 +150,7 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
     text = sentence.text
     best: tuple[int, str] | None = None
     phases = sentence.spans("phase_update")
-    ops = [span for span in sentence.spans("op") if span != (start, end)]
+    ops = _other_collectives(sentence, start, end)
     for state in _STATES:
         for a, b in sentence.spans(state):
             if any(p0 <= a < p1 for p0, p1 in phases):
@@ -179,13 +179,18 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
     return best[1] if best else None
 
 
+def _other_collectives(sentence: PreparedSentence, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the sentence's collectives other than the one at start:end."""
+    return [span for span in sentence.spans("op") if span != (start, end)]
+
+
 def _when(
     sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int, reach: int = PHASE_REACH, inside: bool = False
 ) -> str | None:
     """The phase a collective is said to run at ("优化器更新后", "after the optimizer step", "前向", "in the backward"),
     the nearest one in the clause (or, for a stated source, one inside it: "the optimizer step needs a sync")."""
     text = sentence.text
-    ops = [span for span in sentence.spans("op") if span != (start, end)]
+    ops = _other_collectives(sentence, start, end)
 
     def gap(o0: int, o1: int, a: int, b: int) -> float:
         """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a

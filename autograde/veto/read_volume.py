@@ -31,8 +31,6 @@ _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
 _CONTINUED = re.compile(r"\s*[+=]")
 _OWN_VALUE = re.compile(r"\s*(?:/\s*⟨\w+⟩\s*)*(?:的|'s)?\s*(?:是|为|=|:|\bis\b|\bare\b)\s*(?:约|about|~|≈)?\s*\d*ψ")
 """Right after a stage: a value of its own ("DDP/ZeRO-2 是 2Ψ", "ZeRO-2 is 2Ψ")."""
-_FACTOR_BEFORE = re.compile(r"[×*]\s*$")
-_FACTOR_AFTER = re.compile(r"\s*[×*]")
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 """One more value added after a sum's first ("RS plus AG costs 2Ψ + 2Ψ")."""
 
@@ -295,7 +293,8 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         if owner is not None and owner not in sentence.book.others:
             yield Claim(owner, "volume", VALUES_AS_BYTES, figure.start(), figure.end())
     for figure in sentence.book.word("traffic_gb").finditer(text):
-        if _FACTOR_BEFORE.search(text, max(0, figure.start() - 2), figure.start()) or _FACTOR_AFTER.match(text, figure.end()):
+        factor = sentence.book.word("product_factor")
+        if factor.search(text, max(0, figure.start() - 2), figure.start()) or factor.match(text, figure.end()):
             continue  # "2×(7/8)×14 GB": a factor of a product, not a figure of its own
         clause = sentence.clause_around(figure.start(), figure.end())
         owner = sentence.subject(clause, figure.start(), QUANTITY_REACH)

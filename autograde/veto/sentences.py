@@ -74,7 +74,7 @@ def split_clauses(
     sentence: str,
     breaks: re.Pattern[str],
     joiners: re.Pattern[str],
-    closing: tuple[re.Pattern[str], re.Pattern[str]] | None = None,
+    closing: tuple[re.Pattern[str], re.Pattern[str]],
     max_list_words: int = 4,
 ) -> list[tuple[int, int]]:
     """Clause spans of a normalised sentence.
@@ -101,12 +101,8 @@ def split_clauses(
     return merged or [(0, len(sentence))]
 
 
-def _closed_list(
-    sentence: str, start: int, end: int, piece: str, closing: tuple[re.Pattern[str], re.Pattern[str]] | None
-) -> bool:
+def _closed_list(sentence: str, start: int, end: int, piece: str, closing: tuple[re.Pattern[str], re.Pattern[str]]) -> bool:
     """Whether the clause at start:end closed its list before `piece`, which does not say it extends it."""
-    if closing is None:
-        return False
     closed, extended = closing
     return bool(closed.search(sentence, start, end)) and not extended.search(piece.strip(" ,.;"))
 
