@@ -191,6 +191,7 @@ _STRUCTURE = {
     "strong_breaks": "{}",
     "subordinate": r"[\s,:;()—-]*(?:{})",
     "relative_opener": r"\s*(?:{})",
+    "antecedent_modifier": "{}",
     "pronouns": "{}",
     "continues_subject": "{}",
     "object_pronoun": "{}",

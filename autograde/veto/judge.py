@@ -11,12 +11,14 @@ SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-
 
 def resolved(claim: Claim, facts: Facts) -> Claim:
     """The claim with a relation resolved through the table: "same as ZeRO-2" → ZeRO-2's set; a volume compared with no
-    stage named → with the stage before (a multiple: with DDP)."""
+    stage named → with the stage before (a multiple: with DDP); states added with no stage named → over the stage before."""
     others = facts.members(claim.other or "")
     if claim.topic == "shards" and claim.relation == "same-as" and len(others) == 1:
         return claim.with_value(facts.sharded[others[0]])
     if claim.topic == "volume" and claim.relation and claim.other is None and claim.subject in facts.sharded:
         return claim.with_other("ddp" if claim.relation == "ratio-to" else facts.previous(claim.subject))  # "more" than the stage before
+    if claim.topic == "shards" and claim.relation == "adds-over" and claim.other is None and claim.subject in facts.sharded:
+        return claim.with_other(facts.previous(claim.subject))  # "additionally", "再把 X 也切掉": over the stage before
     return claim
 
 

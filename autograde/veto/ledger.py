@@ -11,7 +11,6 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
-_EACH = re.compile(r"各|分别|\beach\b|\bapiece\b|\brespectively\b", re.IGNORECASE)
 _EQUALS_VALUE = re.compile(r"\s*(?:=|≈)\s*((?:\d+(?:\.\d+)?)?ψ)(?!\s*[+/])")
 """Right after a collective and the value beside it: another value it equals ("AR(Ψ) = 2Ψ"), what it moves on that operand."""
 
@@ -73,6 +72,8 @@ class LedgerReader:
     """Between a collective and its value: the value is one run's ("前向一次 (Ψ)")."""
     result: re.Pattern[str]
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
+    each: re.Pattern[str]
+    """Between a sum and a value: the value is each part's, not the total ("各≈Ψ", "每项都是 Ψ")."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
@@ -103,6 +104,7 @@ class LedgerReader:
             both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
             one_run=re.compile(cues["one_run"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
+            each=re.compile(cues["each"], re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -189,7 +191,7 @@ class LedgerReader:
         if before:
             return float(before.group(1) or 1)
         after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
-        if after is None or _EACH.search(after.group(0)):
+        if after is None or self.each.search(after.group(0)):
             return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
         return float(after.group(1) or 1)
 

@@ -81,7 +81,7 @@ class PreparedSentence:
         a quoted claim (""RS 比 AR 快两倍"意思是…": the quote is the topic, not part of what the clause says)."""
         high = len(self.text) if high is None else high
         return any(
-            low <= a and b <= high and not self.book.stance.negated_before(self.text, a) and not any(q0 <= a < q1 for q0, q1 in self.quotes)
+            low <= a and b <= high and not self.book.stance.excluded(self.text, a, b) and not any(q0 <= a < q1 for q0, q1 in self.quotes)
             for a, b in self.matches(pattern)
         )
 

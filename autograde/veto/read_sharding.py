@@ -125,7 +125,7 @@ def bound_states(
     high_limit = min([high_limit, *later])  # "只切梯度、不切优化器状态": a noun after the next verb is that verb's
     for word_class in STATES:
         for m_start, m_end in sentence.spans(word_class):
-            if not low_limit <= m_start < high_limit or sentence.book.stance.negated_before(text, m_start):
+            if not low_limit <= m_start < high_limit or sentence.book.stance.excluded(text, m_start, m_end):
                 continue
             if m_start < start and direct is not None and direct not in _class_starts(sentence, word_class):
                 continue  # "activation memory dominates once Z3 has sharded model states": the verb has its own object
@@ -206,8 +206,9 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     text, structure = sentence.text, sentence.book.structure
     if structure["relative_opener"].match(text, clause[0]):
         before = text[max(0, clause[0] - 48) : clause[0]]
+        modifier = structure["antecedent_modifier"]
         for word_class in STATES:
-            if any(not before[m.end() :].strip(" ,") for m in sentence.book.word(word_class).finditer(before)):
+            if any(not before[m.end() :].strip(" ,") or modifier.fullmatch(before, m.end()) for m in sentence.book.word(word_class).finditer(before)):
                 return word_class
     filler = _OBJECT_FILLER.match(text, end, clause[1])
     after = structure["object_pronoun"].match(text, filler.end() if filler else end, clause[1])
@@ -216,7 +217,7 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     position = after.start() if after else fronted[-1].start() if fronted else None
     if position is None:
         return None
-    nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.negated_before(text, a)]
+    nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.excluded(text, a, b)]
     if not nouns:
         nouns = [m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)]
     if not nouns:
@@ -251,7 +252,7 @@ def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
-    over_dp = any(not book.stance.negated_before(sentence.text, a) for a, _ in sentence.spans("over_dp_ranks"))
+    over_dp = any(not book.stance.excluded(sentence.text, a, b) for a, b in sentence.spans("over_dp_ranks"))
     return not sentence.names_stage(*clause) and not over_dp  # "…, not across the data-parallel group" names no DP target
 
 

@@ -169,7 +169,7 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
                 between = ""  # "the optimizer shards, which must be broadcast": the state is the passive subject
             else:
                 continue
-            if sentence.book.word("carry_blockers").search(between) or sentence.book.stance.negated_before(text, a):
+            if sentence.book.word("carry_blockers").search(between) or sentence.book.stance.excluded(text, a, b):
                 continue
             if sentence.book.word("named_as_sharded").match(text, b):
                 continue  # "为了配合优化器状态分片": the state is what is sharded, not what is moved

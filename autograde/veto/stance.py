@@ -37,6 +37,8 @@ class StanceCues:
     """Cues right after a predicate that negate it (切不了), matched where the predicate ends."""
     object_negation: re.Pattern[str]
     """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
+    object_exclusion_after: re.Pattern[str]
+    """Cues right after a noun that exclude it ("activations 之外的 buffers")."""
     refuters_before: re.Pattern[str]
     """Cues that introduce a claim only to reject it (有人以为, it is a myth that, a common slip is)."""
     refuters_after: re.Pattern[str]
@@ -85,6 +87,7 @@ class StanceCues:
             negation=_any(cues["negation"]),
             negation_after=re.compile(f"\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
             object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
+            object_exclusion_after=_any(cues["object_exclusion_after"]),
             refuters_before=_any(cues["refuters_before"]),
             refuters_after=_any(cues["refuters_after"]),
             refuters_next=re.compile(f"\\s*(?:{'|'.join(cues['refuters_next'])})", re.IGNORECASE),
@@ -107,9 +110,10 @@ class StanceCues:
             endorsements=_any(cues["endorsements"]),
         )
 
-    def negated_before(self, sentence: str, position: int) -> bool:
-        """Whether the noun at `position` is excluded by a cue right before it ("not activations")."""
-        return bool(self.object_negation.search(sentence, max(0, position - 16), position))
+    def excluded(self, sentence: str, start: int, end: int) -> bool:
+        """Whether the noun at `start:end` is excluded by a cue right before it ("not activations") or right after it
+        ("activations 之外的")."""
+        return bool(self.object_negation.search(sentence, max(0, start - 16), start) or self.object_exclusion_after.match(sentence, end))
 
     def read(
         self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = ""
