@@ -13,6 +13,8 @@ PRONOUN_REACH = 16
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
 OWNER_REACH = 24
 """Characters between a stage and a value right after it that the stage owns ("DDP 的 2Ψ", "ZeRO-2 的 RS + AG = 2Ψ")."""
+TIME_ANCHOR_REACH = 24
+"""Characters before a collective within which "after the", "once the" make it a time, not a pronoun's antecedent."""
 MAIN_CLAUSE_REACH = 8
 """Characters after a subordinate clause within which the main clause must name its stage to lend it as the subject."""
 
@@ -176,6 +178,8 @@ class PreparedSentence:
         if index < 0:  # "Is the reduce-scatter really twice as fast? Yes: it moves Ψ": the question's collective
             question = self.previous_question
             return bool(question) and "⟨" not in question and self.book.word("op").search(question) is not None
+        if self.book.word("time_anchor_before").search(self.text, max(0, ops[index][0] - TIME_ANCHOR_REACH), ops[index][0]):
+            return False  # "after the reduce-scatter each rank keeps its slice, and it also …": the collective only dates
         antecedent = ops[index][1]
         own_clause = self.clause_around(antecedent - 1, antecedent)
         return self.subjects.first_from(own_clause[0], antecedent) is None

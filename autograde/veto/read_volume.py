@@ -90,8 +90,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
-        if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start):
-            continue  # a figure said after memory, with no traffic named since, is a memory figure
+        if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start) and not sentence.book.word("traffic_after").match(text, q.end):
+            continue  # a figure said after memory, with no traffic named since (nor right after it), is a memory figure
         if owner == "zero3" and _about_variant(sentence):
             continue  # FSDP without resharding after forward moves 2Ψ by design
         if q.coefficient == 2 and sentence.has("ar_identity"):
