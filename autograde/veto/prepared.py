@@ -111,7 +111,7 @@ class PreparedSentence:
         same as stage 1") or when it is `marked` as the step's total ("the total is 2Ψ"): an unnamed "RS + AG = 2Ψ" in
         a ZeRO-3 answer is usually the baseline itself.
         """
-        if self._pronoun_for_collective(clause, position):
+        if self.pronoun_antecedent(clause, position) is not None:
             return None
         owner = self._stage_around(clause, position)
         if owner is not None:
@@ -163,26 +163,29 @@ class PreparedSentence:
         following = self.subjects.first_from(clause[1], clause[1] + MAIN_CLAUSE_REACH)
         return following.stage if following else None
 
-    def _pronoun_for_collective(self, clause: tuple[int, int], position: int) -> bool:
-        """Whether the claim's subject is a pronoun for a collective that is the subject of the clause before
-        ("说 RS 快两倍，就是指它只传一半") or of the question just asked, not for a stage that acts through one ("ZeRO-3
-        all-gathers …, so it moves 2Ψ")."""
+    def pronoun_antecedent(self, clause: tuple[int, int], position: int) -> tuple[int, int] | None:
+        """Where the collective is that the claim's subject, a pronoun, stands for: the first of the clause before, its
+        subject ("说 RS 快两倍，就是指它只传一半"), or (0, 0) for the collective of the question just asked; None when the pronoun
+        is a stage acting through one ("ZeRO-3 all-gathers …, so it moves 2Ψ") or there is no pronoun."""
         if not _starts_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position):
-            return False
+            return None
         if self.subjects.first_from(clause[0], position) is not None:
-            return False
+            return None
         ops = self.spans("op")
         index = bisect_right(ops, (clause[0], clause[0])) - 1
         while index >= 0 and ops[index][1] > clause[0]:
             index -= 1
         if index < 0:  # "Is the reduce-scatter really twice as fast? Yes: it moves Ψ": the question's collective
             question = self.previous_question
-            return bool(question) and "⟨" not in question and self.book.word("op").search(question) is not None
+            asked = bool(question) and "⟨" not in question and self.book.word("op").search(question) is not None
+            return (0, 0) if asked else None
         if self.book.word("time_anchor_before").search(self.text, max(0, ops[index][0] - TIME_ANCHOR_REACH), ops[index][0]):
-            return False  # "after the reduce-scatter each rank keeps its slice, and it also …": the collective only dates
+            return None  # "after the reduce-scatter each rank keeps its slice, and it also …": the collective only dates
         antecedent = ops[index][1]
         own_clause = self.clause_around(antecedent - 1, antecedent)
-        return self.subjects.first_from(own_clause[0], antecedent) is None
+        if self.subjects.first_from(own_clause[0], antecedent) is not None:
+            return None
+        return next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
 
     def spans_of(self, structure: str) -> list[tuple[int, int]]:
         """Where the structure cue `structure` of the cue book occurs, found once."""

@@ -88,6 +88,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
         reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
         owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
+        if owner is None and sole:
+            owner = _pronoun_collective(sentence, clause, q.start)  # "the all-reduce sends each gradient once, so it costs Ψ"
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
         if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start) and not sentence.book.word("traffic_after").match(text, q.end):
@@ -100,6 +102,14 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q, owner, marked in owned:
         beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _pronoun_collective(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
+    """The collective a pronoun before a sole total stands for, named earlier in the sentence; None for any other subject."""
+    antecedent = sentence.pronoun_antecedent(clause, position)
+    if antecedent is None or antecedent == (0, 0):
+        return None
+    return next((c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, *antecedent)), None)
 
 
 def _valued_after(sentence: PreparedSentence, end: int, owner: str) -> bool:
