@@ -206,10 +206,17 @@ class SentenceStance:
         cues = [
             span for span in self._negations.within(scope, start)
             if (self._modifier_ends is None or window is None or self._modifier_ends[span[1]] >= start) and not self._neutralised(span, start)
+            and not self._closed_aside(span[0], start)
         ]
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
         return "asserted" if negations % 2 == 0 else "denied"
+
+    def _closed_aside(self, position: int, start: int) -> bool:
+        """Whether `position` lies in a parenthetical aside that closes before the claim at `start` ("local update (no
+        traffic), all-gather …": the aside's negation is its own)."""
+        opened = self._asides_open[position]
+        return opened >= 0 and self._asides_open[start] != opened
 
     def _neutralised(self, span: tuple[int, int], start: int) -> bool:
         """Whether a negation cue lies in a neutral phrase or a condition clause that ends before the claim ("not only"
