@@ -194,11 +194,13 @@ RING_RANKS = 4
 
 
 def _ring_factor(right: float, value: float) -> bool:
-    """Whether `value` is `right` times (N_d − 1)/N_d for some whole N_d of at least RING_RANKS."""
+    """Whether `value` is `right` times (N_d − 1)/N_d for a GPU count N_d (a power of two) of at least RING_RANKS: not
+    2.5Ψ for 3Ψ (N_d = 6), a common wrong total."""
     if value.is_integer() or not 0 < value < right:
         return False
     ranks = right / (right - value)
-    return ranks >= RING_RANKS and abs(ranks - round(ranks)) < 1e-6
+    whole = round(ranks)
+    return ranks >= RING_RANKS and abs(ranks - whole) < 1e-6 and whole & (whole - 1) == 0
 
 
 def _wrong_ratio(own: float, claim: Claim, theirs: float | None) -> bool | None:

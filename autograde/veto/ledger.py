@@ -28,6 +28,8 @@ class Part:
     """The multiple of Ψ stated for it ("AG (2Ψ)", "RS 是 Ψ"), or None."""
     beside: bool
     """Whether the value sits right beside the collective ("AG Ψ", "2Ψ (AR)") rather than after a verb ("AG 也是 2Ψ")."""
+    replaced: bool = False
+    """Whether it is named as what others replace ("用 RS + AG 代替 AR"): it adds to no sum."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,10 @@ class LedgerReader:
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
     each: re.Pattern[str]
     """Between a sum and a value: the value is each part's, not the total ("各≈Ψ", "每项都是 Ψ")."""
+    replaced: re.Pattern[str]
+    """Right before a collective: it is what the others replace ("RS + AG 代替 AR"), no part of the sum."""
+    plain: re.Pattern[str]
+    """Any collective's name."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
@@ -105,6 +111,8 @@ class LedgerReader:
             one_run=re.compile(cues["one_run"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
+            replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
+            plain=re.compile(plain, re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -125,7 +133,8 @@ class LedgerReader:
             runs = 1 if m.group("per_run") or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
-            found.append(Part(m.start(), m.end(), collective, runs, value, beside))
+            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
+            found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced))
         return _slash_pairs_unvalued(text, found)
 
     def _opens_piece(self, text: str, position: int) -> bool:
@@ -146,7 +155,7 @@ class LedgerReader:
         found: list[Ledger] = []
         chain: list[Part] = []
         for index, part in enumerate([*parts, None]):
-            if part is not None and chain and self._joined(text[chain[-1].end : part.start], listed):
+            if part is not None and chain and not part.replaced and self._joined(text[chain[-1].end : part.start], listed):
                 chain.append(part)
                 continue
             chain = _restated_once(chain)
@@ -158,7 +167,7 @@ class LedgerReader:
                 source = self.source.search(text, max(0, chain[0].start - 32), chain[0].start)
                 if source:  # a lone collective, with no other in its sentence part, named as the total's whole source
                     found.append(Ledger(chain[0].start, chain[0].end, tuple(chain), float(source.group(1) or 1)))
-            chain = [part] if part is not None else []
+            chain = [part] if part is not None and not part.replaced else []
         return found
 
     def _list_closed_by_joiner(self, text: str, parts: list[Part]) -> bool:
@@ -191,8 +200,8 @@ class LedgerReader:
         if before:
             return float(before.group(1) or 1)
         after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
-        if after is None or self.each.search(after.group(0)):
-            return None  # "…、梯度 reduce-scatter，各≈Ψ": the value after the list is each part's, not the sum's
+        if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)):
+            return None  # "…、梯度 reduce-scatter，各≈Ψ": each part's; "RS + AG 代替 AR，RS ≈ Ψ": another collective's
         return float(after.group(1) or 1)
 
 
