@@ -25,6 +25,8 @@ QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
+FIRST_AT_VALUE_REACH = 160
+"""Characters before a value within which a "first at" clause may own it ("要到 ZeRO-3 …才…，变成 3Ψ")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
 """Word classes that compare a stage's volume with another's, and the relation each states."""
 _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
@@ -87,7 +89,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
         reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
-        owner = changed_to(text, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
+        owner = changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
         if owner is None and sole:
             owner = _pronoun_collective(sentence, clause, q.start)  # "the all-reduce sends each gradient once, so it costs Ψ"
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
@@ -102,6 +104,13 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q, owner, marked in owned:
         beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
+
+
+def _first_at_owner(sentence: PreparedSentence, position: int) -> str | None:
+    """The stage a "first at" clause names, when the value at `position` is what the step becomes there ("要到 ZeRO-3 …
+    才需要…，变成 3Ψ")."""
+    found = sentence.book.word("first_at_value").search(sentence.text, max(0, position - FIRST_AT_VALUE_REACH), position)
+    return found.group("stage") if found else None
 
 
 def _pronoun_collective(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
