@@ -11,6 +11,9 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
+_EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
+"""Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
+= 2Ψ (AG 发生在 step 之后)"), not the collective's."""
 _EQUALS_VALUE = re.compile(r"\s*(?:=|≈)\s*((?:\d+(?:\.\d+)?)?ψ)(?!\s*[+/])")
 """Right after a collective and the value beside it: another value it equals ("AR(Ψ) = 2Ψ"), what it moves on that operand."""
 
@@ -91,7 +94,7 @@ class LedgerReader:
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
             rf"(?:(?<![\d.])(?P<count>\d+|{'|'.join(NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
-            rf"(?:(?P<gap>(?:(?!{plain})(?!\bso\b|\bthus\b|\bhence\b|所以|因此)(?:[^+=,;:ψ\d⟨)→]|\d+\s*次)){{0,16}}?)(?P<paren>\()?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
+            rf"(?:(?P<gap>(?:(?!{plain})(?!\bso\b|\bthus\b|\bhence\b|所以|因此|\bmemory\b|显存|内存)(?:[^+=,;:ψ\d⟨)→]|\d+\s*次)){{0,16}}?)(?P<paren>\()?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"
         )
         return cls(
             names=names,
@@ -123,7 +126,7 @@ class LedgerReader:
             count = m.group("count")
             number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
-            before = None if m.group("before") and self._opens_sum(text, m.end()) else m.group("before")  # "3Ψ (AG + AG + RS)"
+            before = None if m.group("before") and (self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())) else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
             stated = None if self.aggregate.search(gap) or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None

@@ -56,6 +56,8 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if not states:
                 continue
             exact = word == "shard" and _only(sentence, start, end)
+            if exact and set(bound) == {"model_states"}:
+                continue  # "ZeRO-1/2 只切 model states": a scope (not activations), not which model states
             if exact and relation == "adds-over" and not sentence.book.word("adds_right_before").search(sentence.text, max(0, start - 3), start):
                 relation, other = None, None  # "区别在于 ZeRO-2 只切梯度": the set is ZeRO-2's, not what it adds
             strict = frozenset(state for word_class, is_strict in bound.items() if is_strict for state in STATES[word_class])

@@ -39,7 +39,7 @@ class StageTagger:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
         `reference_after`, already expanded; a technique a stage turns on, `technique_enabled`), and those that make a stage
         a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`) or an aside
-        (`compared_figure_before`, `strategy_after`)."""
+        (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
@@ -47,6 +47,8 @@ class StageTagger:
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
         self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})\\s*$")
+        self._contrast = re.compile(f"(?:{cues['contrast_before']})\\s*$")
+        self._figure_after = re.compile(f"\\s*(?:{cues['figure_after']})")
         self._strategy_after = re.compile(f"^\\s*(?:{cues['strategy_after']})")
         self._technique_enabled = re.compile(f"(?:{cues['technique_enabled']})$")
 
@@ -60,8 +62,8 @@ class StageTagger:
 
         A tag listed or glossed right after a reference ("相比 DDP / ZeRO-2", "vs ZeRO-2 (stage 2)") is a reference
         too, and a parenthetical aside between a tag and its reference cue ("在 ZeRO-2（…）的基础上") is skipped. A tag
-        in parentheses, owning a figure given for comparison ("versus 52 GB for DDP") or qualifying a strategy ("FSDP 的
-        SHARD_GRAD_OP") is an aside.
+        in parentheses, owning a figure given for comparison ("versus 52 GB for DDP", "而 ZeRO-2 是 28 GB") or qualifying a
+        strategy ("FSDP 的 SHARD_GRAD_OP") is an aside.
         """
         found: list[Mention] = []
         depth, counted = 0, 0
@@ -76,7 +78,8 @@ class StageTagger:
             )
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
             counted = m.start()
-            compared = bool(self._compared_figure.search(before)) or (bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between)))
+            contrasted = bool(self._contrast.search(before)) and bool(self._figure_after.match(tagged, m.end()))
+            compared = bool(self._compared_figure.search(before)) or contrasted or (bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between)))
             aside = depth > 0 or compared or bool(self._strategy_after.match(after))
             found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         return found
