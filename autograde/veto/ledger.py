@@ -126,7 +126,8 @@ class LedgerReader:
             count = m.group("count")
             number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""
-            before = None if m.group("before") and (self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())) else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
+            total_before = self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())
+            before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
             stated = None if self.aggregate.search(gap) or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None

@@ -78,12 +78,15 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
     """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is
-    whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; a variant that replicates by design (hybrid sharding across nodes,
-    SHARD_GRAD_OP between forward and backward), named in this sentence or the one before, keeps its copies whole."""
+    whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; a variant that
+    replicates by design (hybrid sharding across nodes, SHARD_GRAD_OP between forward and backward), named in this
+    sentence or the one before, keeps its copies whole."""
     if word != "keep_full":
         return False
+    if sentence.has("temporary", *clause) or sentence.has("before_sharding", *clause):
+        return True
     variant = sentence.book.word("replicating_variant")
-    return sentence.has("temporary", *clause) or sentence.has("before_sharding", *clause) or sentence.present(variant) or bool(variant.search(sentence.previous_text))
+    return sentence.present(variant) or bool(variant.search(sentence.previous_text))
 
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:

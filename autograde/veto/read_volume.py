@@ -89,12 +89,16 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
         reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
-        owner = changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start) or sentence.subject(clause, q.start, reach, marked)
+        owner = (
+            changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start)
+            or sentence.subject(clause, q.start, reach, marked)
+        )
         if owner is None and sole:
             owner = _pronoun_collective(sentence, clause, q.start)  # "the all-reduce sends each gradient once, so it costs Ψ"
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
-        if _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start) and not sentence.book.word("traffic_after").match(text, q.end):
+        after_memory = _last_before(sentence, "memory_noun", q.start) > _last_before(sentence, "comm", q.start)
+        if after_memory and not sentence.book.word("traffic_after").match(text, q.end):
             continue  # a figure said after memory, with no traffic named since (nor right after it), is a memory figure
         if owner == "zero3" and _about_variant(sentence):
             continue  # FSDP without resharding after forward moves 2Ψ by design

@@ -37,9 +37,9 @@ class StageTagger:
 
     def __init__(self, aliases: Mapping[str, Sequence[str]], cues: Mapping[str, str]) -> None:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
-        `reference_after`, already expanded; a technique a stage turns on, `technique_enabled`), and those that make a stage
-        a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`) or an aside
-        (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
+        `reference_after`, already expanded; a technique a stage turns on or an axis it comes with, `technique_enabled`),
+        and those that make a stage a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`)
+        or an aside (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
@@ -79,7 +79,8 @@ class StageTagger:
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
             counted = m.start()
             contrasted = bool(self._contrast.search(before)) and bool(self._figure_after.match(tagged, m.end()))
-            compared = bool(self._compared_figure.search(before)) or contrasted or (bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between)))
+            listed_aside = bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between))
+            compared = bool(self._compared_figure.search(before)) or contrasted or listed_aside
             aside = depth > 0 or compared or bool(self._strategy_after.match(after))
             found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         return found
