@@ -142,7 +142,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
             return None
         own = sum(facts.units[c] * n for c, n in parts)
         earlier = [c for flag in claim.flags if flag.startswith("earlier:") for c in flag.split(":", 1)[1].split(",") if c in facts.units]
-        return VOLUME if total != own and total != own + sum(facts.units[c] for c in earlier) else None  # the list began a sentence before
+        right = (own, own + sum(facts.units[c] for c in earlier))  # the list may have begun a sentence before
+        return VOLUME if total not in right and not _ring_factor(own, total) else None  # "7/8 Ψ + 7/8 Ψ, 合计 1.75Ψ"
     if claim.subject == "each collective":
         return VOLUME if any(unit != facts.units[str(claim.other)] for unit in facts.units.values()) else None
     if claim.subject in facts.units:

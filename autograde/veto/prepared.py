@@ -148,10 +148,14 @@ class PreparedSentence:
         return self._glossed_stage(position) or self._main_clause_stage(clause, position)
 
     def _glossed_stage(self, position: int) -> str | None:
-        """The stage an aside glosses when the claim is inside it ("在 ZeRO-2（已切分优化器状态和参数）的基础上")."""
+        """The stage an aside is about when the claim is inside it: the last it names before the claim ("(Only ZeRO-3,
+        which shards parameters, goes up to 3Ψ)"), else the one it glosses ("在 ZeRO-2（已切分优化器状态和参数）的基础上")."""
         opened = self.text.rfind("(", max(0, position - 400), position)
         if opened == -1 or ")" in self.text[opened:position]:
             return None
+        own = [m.stage for m in self.mentions if opened < m.start < position and not m.reference and m.stage not in self.book.others]
+        if own:
+            return own[-1]
         return next((m.stage for m in self.mentions if m.end <= opened and not self.text[m.end : opened].strip()), None)
 
     def _main_clause_stage(self, clause: tuple[int, int], position: int) -> str | None:
