@@ -83,8 +83,9 @@ class LedgerReader:
     """Right before a collective: it is what the others replace ("RS + AG 代替 AR"), no part of the sum."""
     plain: re.Pattern[str]
     """Any collective's name."""
-    extra_before: re.Pattern[str]
-    """Right before a total stated before a sum: it is an increase, not the sum ("多了 1Ψ：AG + AG + RS = 3Ψ")."""
+    compared_before_total: re.Pattern[str]
+    """Right before a total stated before a sum: an increase or a value compared with ("多了 1Ψ：…", "3Ψ vs 2Ψ: …"), not
+    the sum's total."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
@@ -118,7 +119,7 @@ class LedgerReader:
             each=re.compile(cues["each"], re.IGNORECASE),
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
             plain=re.compile(plain, re.IGNORECASE),
-            extra_before=re.compile(cues["extra_before"], re.IGNORECASE),
+            compared_before_total=re.compile(cues["compared_before_total"], re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -204,7 +205,7 @@ class LedgerReader:
         if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]):
             return None
         before = self.total_before.search(text, max(0, start - 32), start)
-        if before and not self.extra_before.search(text, max(0, before.start() - 8), before.start()):
+        if before and not self.compared_before_total.search(text, max(0, before.start() - 8), before.start()):
             return float(before.group(1) or 1)
         after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
         if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)):
