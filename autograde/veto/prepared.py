@@ -183,13 +183,18 @@ class PreparedSentence:
             question = self.previous_question
             asked = bool(question) and "⟨" not in question and self.book.word("op").search(question) is not None
             return (0, 0) if asked else None
-        if self.book.word("time_anchor_before").search(self.text, max(0, ops[index][0] - TIME_ANCHOR_REACH), ops[index][0]):
+        if self.dated(ops[index][0]):
             return None  # "after the reduce-scatter each rank keeps its slice, and it also …": the collective only dates
         antecedent = ops[index][1]
         own_clause = self.clause_around(antecedent - 1, antecedent)
         if self.subjects.first_from(own_clause[0], antecedent) is not None:
             return None
         return next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
+
+    def dated(self, start: int, low: int = 0) -> bool:
+        """Whether the collective at `start` only dates what follows ("after the (gradient) reduce-scatter, …"), looking
+        back no further than `low`."""
+        return bool(self.book.word("time_anchor_before").search(self.text, max(low, start - TIME_ANCHOR_REACH), start))
 
     def spans_of(self, structure: str) -> list[tuple[int, int]]:
         """Where the structure cue `structure` of the cue book occurs, found once."""

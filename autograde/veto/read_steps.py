@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from autograde.veto.claims import Claim
 from autograde.veto.ledger import NUMBER_WORDS
-from autograde.veto.prepared import TIME_ANCHOR_REACH, PreparedSentence
+from autograde.veto.prepared import PreparedSentence
 
 LIST_REACH = 12
 """Characters before a collective within which another collective and a joiner make it an item of a list."""
@@ -51,7 +51,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue  # hybrid sharding (named here or just before, or its all-reduce between nodes) replicates by design
             if collective == "all-reduce" and sentence.has("rs_vs_ar"):
                 continue  # "“RS 比 AR 快两倍”的意思是 … AR 必须等反向结束": the prompt's two collectives compared, no step of the stage
-            if sentence.book.word("time_anchor_before").search(sentence.text, max(clause[0], start - TIME_ANCHOR_REACH), start):
+            if sentence.dated(start, clause[0]):
                 continue  # "after the reduce-scatter and the local Adam step, …": the collective dates what follows
             if sentence.book.word("time_anchor_after").match(sentence.text, end):
                 continue  # "all-reduce 之后的梯度": the collective dates a state
