@@ -86,6 +86,8 @@ class LedgerReader:
     compared_before_total: re.Pattern[str]
     """Right before a total stated before a sum: an increase or a value compared with ("多了 1Ψ：…", "3Ψ vs 2Ψ: …"), not
     the sum's total."""
+    each_before_total: re.Pattern[str]
+    """Right before a value stated before a sum: each part's value ("三部分都是 Ψ：…"), not the sum's total."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, str], names: Mapping[str, str]) -> LedgerReader:
@@ -120,6 +122,7 @@ class LedgerReader:
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
             plain=re.compile(plain, re.IGNORECASE),
             compared_before_total=re.compile(cues["compared_before_total"], re.IGNORECASE),
+            each_before_total=re.compile(cues["each_before_total"], re.IGNORECASE),
         )
 
     def parts(self, text: str) -> list[Part]:
@@ -205,7 +208,10 @@ class LedgerReader:
         if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]):
             return None
         before = self.total_before.search(text, max(0, start - 32), start)
-        if before and not self.compared_before_total.search(text, max(0, before.start() - 8), before.start()):
+        if before and not (
+            self.compared_before_total.search(text, max(0, before.start() - 8), before.start())
+            or self.each_before_total.search(text, max(0, before.start() - 24), before.start())
+        ):
             return float(before.group(1) or 1)
         after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
         if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)):

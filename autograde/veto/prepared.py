@@ -189,7 +189,11 @@ class PreparedSentence:
         own_clause = self.clause_around(antecedent - 1, antecedent)
         if self.subjects.first_from(own_clause[0], antecedent) is not None:
             return None
-        return next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
+        first = next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
+        pronoun = next((span for span in self.spans_of("pronouns") if own_clause[0] <= span[0] and span[1] <= first[0]), None)
+        if pronoun is not None and own_clause[0] < clause[0]:
+            return self.pronoun_antecedent(own_clause, pronoun[1])  # "ZeRO-3: it does an RS and an AG, so it's 2Ψ": the doer's
+        return first
 
     def dated(self, start: int, low: int = 0) -> bool:
         """Whether the collective at `start` only dates what follows ("after the (gradient) reduce-scatter, …"), looking
