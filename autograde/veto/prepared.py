@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from autograde.veto.cues import CueBook
 from autograde.veto.stages import Mention, SubjectIndex
 from autograde.veto.stance import SentenceStance, Stance
+from autograde.veto.worked_setting import WorkedSetting
 
 PRONOUN_REACH = 16
 """Characters before a claim within which a pronoun is its subject ("就是指它只传一半", "so it moves 2Ψ")."""
@@ -44,6 +45,8 @@ class PreparedSentence:
     """The stages the question and the answer's earlier sentences name."""
     answer_collectives: frozenset[str] = frozenset()
     """The collectives the whole answer names ("只做 reduce-scatter" is not "only" in an answer that all-gathers later)."""
+    setting: WorkedSetting = WorkedSetting()
+    """The model size and N_d the answer's earlier sentences name, for its worked figures in GB."""
     _stance: SentenceStance | None = None
     _spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     _clause_starts: list[int] = field(default_factory=list)

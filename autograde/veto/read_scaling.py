@@ -19,7 +19,7 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
         said = sentence.matches(reading.says)
         if not said:
             continue
-        if reading.needs and not (reading.needs.search(sentence.text) or reading.needs.search(sentence.previous_question)):
+        if reading.needs and not any(reading.needs.search(text) for text in (sentence.text, sentence.previous_question, sentence.previous_text)):
             continue
         if reading.limited_sentence and sentence.present(reading.limited_sentence):
             continue

@@ -11,12 +11,14 @@ from autograde.veto.finding import Veto
 from autograde.veto.judge import resolved, verdict
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_memory import memory_claims
+from autograde.veto.read_memory_figures import figure_claims
 from autograde.veto.read_scaling import scaling_claims
 from autograde.veto.read_sharding import sharding_claims
 from autograde.veto.read_steps import COLLECTIVE_WORDS
 from autograde.veto.read_volume import volume_claims
 from autograde.veto.sentences import quoted_spans, split_sentences
 from autograde.veto.stages import last_subject
+from autograde.veto.worked_setting import WorkedSetting
 
 DENIAL_WINDOW = 14
 """Characters before a claim searched for the negation that reading it as denied needs ("并没有被切分", "does not shard")."""
@@ -49,7 +51,9 @@ def find_vetoes(
 
 def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """Every claim of a sentence, each with the stances the sentence takes towards it."""
-    readings = (sharding_claims(sentence), memory_claims(sentence, facts), volume_claims(sentence), scaling_claims(sentence))
+    readings = (
+        sharding_claims(sentence), memory_claims(sentence, facts), figure_claims(sentence, facts), volume_claims(sentence), scaling_claims(sentence)
+    )
     for claim in (claim for reading in readings for claim in reading):
         clause = sentence.clause_around(claim.start, claim.end)
         claim = claim.with_stance(*sentence.stances(clause, claim.start, claim.end, DENIAL_WINDOW))
@@ -72,6 +76,7 @@ def _sentences(
     named = frozenset({topic} if topic else set())
     asked_topic = True
     quote_open = False
+    setting = WorkedSetting()
     for index, (sentence, text_of) in enumerate(zip(sentences, tagged)):
         mentions = book.tagger.mentions(text_of)
         quotes, quote_open = quoted_spans(text_of, quote_open)
@@ -93,6 +98,7 @@ def _sentences(
                 quotes=quotes,
                 named_before=named,
                 answer_collectives=collectives,
+                setting=setting,
             )
             last = sentences[index + 1] if affirmed else sentence  # the answer that affirms a question is part of the evidence
             yield prepared, evidence_of(sentence.start, last.end)
@@ -100,3 +106,4 @@ def _sentences(
         named |= {m.stage for m in stages if not (m.reference or m.aside)}
         asked_topic = asked_topic and last_subject(stages, None) is None
         topic = last_subject(stages, topic)
+        setting = setting.updated(book.word("model_size"), book.word("rank_count"), text_of)
