@@ -74,6 +74,9 @@ class Scaling:
     stages: frozenset[str]
     gate: re.Pattern[str]
     readings: tuple[ScalingReading, ...]
+    consequences: frozenset[str]
+    """Claims that, after the answer has said the activations are sharded, are that claim's consequence ("so long context
+    fits"), not a claim of their own."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,8 @@ class CueBook:
                 NotSharding(frozenset(e["stages"]), frozenset(e["states"]), _compile(expand(e["when"]))) for e in data["not_sharding"]
             ),
             scaling=Scaling(
-                frozenset(data["scaling"]["stages"]), _compile(data["scaling"]["gate"]), tuple(_reading(expand, r) for r in data["scaling"]["readings"])
+                frozenset(data["scaling"]["stages"]), _compile(data["scaling"]["gate"]), tuple(_reading(expand, r) for r in data["scaling"]["readings"]),
+                frozenset(r["claim"] for r in data["scaling"]["readings"] if r.get("follows_sharded_activations")),
             ),
             placeholders=frozenset(_key(p) for p in data["placeholders"]),
             questions={q: tuple(_key(p) for p in prompts) for q, prompts in data["questions"].items()},

@@ -8,7 +8,7 @@ from autograde.veto.cues import CueBook, cue_book
 from autograde.veto.display import displayed
 from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import Veto
-from autograde.veto.judge import resolved, verdict
+from autograde.veto.judge import ACTIVATIONS, resolved, verdict
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_memory import memory_claims
 from autograde.veto.read_memory_figures import figure_claims
@@ -40,9 +40,12 @@ def find_vetoes(
         return []
     found: dict[str, Veto] = {}
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
+        consequence = ACTIVATIONS in found and not sentence.has("scale_out")  # said after the activations were sharded
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
             for veto_id in verdict(claim, facts):
+                if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
+                    continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
                 if veto_id not in found:
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
                     found[veto_id] = Veto(veto_id, evidence, "text", detail)
