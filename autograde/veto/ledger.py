@@ -213,9 +213,10 @@ class LedgerReader:
             or self.each_before_total.search(text, max(0, before.start() - 24), before.start())
         ):
             return float(before.group(1) or 1)
-        after = self.total_after.match(_ASIDE.sub(" ", text[end : end + 60]))
-        if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)):
-            return None  # "…、梯度 reduce-scatter，各≈Ψ": each part's; "RS + AG 代替 AR，RS ≈ Ψ": another collective's
+        following = _ASIDE.sub(" ", text[end : end + 60])
+        after = self.total_after.match(following)
+        if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)) or self.each.match(following[after.end() :].lstrip()):
+            return None  # "…、梯度 reduce-scatter，各≈Ψ", "…, ≈Ψ each": each part's; "RS + AG 代替 AR，RS ≈ Ψ": another collective's
         return float(after.group(1) or 1)
 
 

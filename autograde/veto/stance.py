@@ -199,7 +199,7 @@ class SentenceStance:
         aside = self._asides_open[start]
         if aside >= scope:
             scope = aside + 1  # a claim inside an aside is not negated from outside it
-        if self._open.within(scope, start) or self._counterfactual_at < start:
+        if self._open.within(scope, start) or self._counterfactual_at < start or self._in_condition(start, end):
             return "open"
         if window is not None and self._modifier_ends is None:
             self._modifier_ends = _modifier_ends(self._cues, self._text)
@@ -211,6 +211,11 @@ class SentenceStance:
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
         return "asserted" if negations % 2 == 0 else "denied"
+
+    def _in_condition(self, start: int, end: int) -> bool:
+        """Whether the claim lies inside a condition clause ("如果把 rank 3 的激活切成 8 份分给别人，…", "If ZeRO split the
+        activations, …"): what a condition supposes is not asserted."""
+        return any(a <= start and end <= b for a, b in self._conditions.spans)
 
     def _closed_aside(self, position: int, start: int) -> bool:
         """Whether `position` lies in a parenthetical aside that closes before the claim at `start` ("local update (no
