@@ -20,11 +20,11 @@ from autograde.veto.worked_setting import WorkedSetting
 )
 def test_setting_is_the_last_size_and_count_named(text: str, billions: float | None, ranks: int | None) -> None:
     book = cue_book()
-    setting = WorkedSetting().updated(book.word("model_size"), book.word("rank_count"), book.prepare_both(text)[1])
+    setting = WorkedSetting().updated(book, book.prepare_both(text)[1])
     assert (setting.billions, setting.ranks) == (billions, ranks)
 
 
 def test_setting_carries_what_a_sentence_does_not_name() -> None:
     book = cue_book()
     earlier = WorkedSetting(7.0, 8)
-    assert earlier.updated(book.word("model_size"), book.word("rank_count"), "⟨zero2⟩ 是 14 gb。") == earlier
+    assert earlier.updated(book, "⟨zero2⟩ 是 14 gb。") == earlier

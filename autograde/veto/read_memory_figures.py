@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from autograde.veto.claims import Claim
 from autograde.veto.facts import Facts
 from autograde.veto.prepared import PreparedSentence
-from autograde.veto.worked_setting import WorkedSetting
 
 FIGURE_TOLERANCE = 0.02
 """Relative difference within which a figure is a stage's value (rounded: 26.3 GB for 26.25)."""
@@ -22,21 +21,20 @@ def figure_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """A memory claim for each stage's figure that only another stage's split gives."""
     if "gb" not in sentence.text:
         return
-    book = sentence.book
-    for m in book.word("memory_figure").finditer(sentence.text):
+    book, text = sentence.book, sentence.text
+    of_state = book.word("figure_of_state")
+    for m in book.word("memory_figure").finditer(text):
         stage, start, end = m.group("stage"), m.start(), m.end()
         clause = sentence.clause_around(m.start("gb"), end)
         if stage not in facts.sharded or sentence.has("not_memory_figure", *clause):
             continue
-        if book.word("figure_of_state").search(sentence.text, start, m.start("gb")) or book.word("figure_of_state").search(
-            sentence.text, end, min(len(sentence.text), end + STATE_REACH)
-        ):
+        if of_state.search(text, start, m.start("gb")) or of_state.search(text, end, min(len(text), end + STATE_REACH)):
             continue  # "ZeRO-1 的优化器状态 10.5 GB", "14 GB of parameters": one state's share
-        setting = sentence.setting.updated(book.word("model_size"), book.word("rank_count"), sentence.text[:start])
+        setting = sentence.setting.updated(book, text[:start])
         if not setting.billions or not setting.ranks:
             continue  # a figure for a model or cluster the answer does not give
         figure = float(m.group("gb"))
-        values = {s: _gigabytes(facts, s, setting) for s in facts.sharded}
+        values = {s: _gigabytes(facts, s, setting.billions, setting.ranks) for s in facts.sharded}
         if _close(figure, values[stage]):
             continue
         implied = {facts.memory_split(s) for s, v in values.items() if _close(figure, v)}
@@ -44,10 +42,10 @@ def figure_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
             yield Claim(stage, "memory", implied.pop(), start, end)
 
 
-def _gigabytes(facts: Facts, stage: str, setting: WorkedSetting) -> float:
-    """The stage's per-GPU model-state memory in GB (10^9 bytes) for the setting."""
+def _gigabytes(facts: Facts, stage: str, billions: float, ranks: int) -> float:
+    """The stage's per-GPU model-state memory in GB (10^9 bytes) for a model of `billions` parameters over `ranks` GPUs."""
     whole, divided = facts.memory_split(stage)
-    return (whole + divided / (setting.ranks or 1)) * (setting.billions or 0)
+    return (whole + divided / ranks) * billions
 
 
 def _close(figure: float, value: float) -> bool:

@@ -109,4 +109,4 @@ def _sentences(
         named |= {m.stage for m in stages if not (m.reference or m.aside)}
         asked_topic = asked_topic and last_subject(stages, None) is None
         topic = last_subject(stages, topic)
-        setting = setting.updated(book.word("model_size"), book.word("rank_count"), text_of)
+        setting = setting.updated(book, text_of)

@@ -1,8 +1,11 @@
 """The model size and data-parallel degree an answer's worked figures are for, as the answer names them so far."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autograde.veto.cues import CueBook
 
 
 @dataclass(frozen=True)
@@ -13,11 +16,11 @@ class WorkedSetting:
     billions: float | None = None
     ranks: int | None = None
 
-    def updated(self, model_size: re.Pattern[str], rank_count: re.Pattern[str], text: str) -> WorkedSetting:
-        """This setting with the last model size and rank count `text` names."""
+    def updated(self, book: CueBook, text: str) -> WorkedSetting:
+        """This setting with the last model size and rank count `text` names (the cue book's `model_size`, `rank_count`)."""
         billions, ranks = self.billions, self.ranks
-        for m in model_size.finditer(text):
+        for m in book.word("model_size").finditer(text):
             billions = float(m.group("yi")) / 10 if m.group("yi") else float(m.group("billions") or m.group("power"))
-        for m in rank_count.finditer(text):
+        for m in book.word("rank_count").finditer(text):
             ranks = int(m.group("cards") or m.group("nd"))
         return WorkedSetting(billions, ranks)
