@@ -110,7 +110,7 @@ class CueBook:
         data: dict[str, Any] = read_yaml(path)
         cues = data["cues"]
         terms = {**data["terms"], **data["terms_volume"]}
-        expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]))
+        expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]), frozenset(data["techniques"]))
         names = {**data["stages"], **data["others"]}
         try:
             words = {name: with_fast_start(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
@@ -232,12 +232,13 @@ def _key(text: str) -> str:
 
 
 class _Expander:
-    """Expands {term}, {@stage}, {@any}, {@other} and {~N} macros inside cue regexes."""
+    """Expands {term}, {@stage}, {@any}, {@other}, {@axis} and {~N} macros inside cue regexes."""
 
-    def __init__(self, terms: Mapping[str, str], gap_blockers: str, others: tuple[str, ...]) -> None:
+    def __init__(self, terms: Mapping[str, str], gap_blockers: str, others: tuple[str, ...], techniques: frozenset[str]) -> None:
         self._terms = terms
         self._gap = f"(?:(?!{gap_blockers})[^,;:。!?→])"  # an arrow separates steps, as a comma separates clauses
         self._other = f"⟨(?:{'|'.join(others)})⟩"
+        self._axis = f"⟨(?:{'|'.join(o for o in others if o not in techniques)})⟩"  # another axis that splits work over ranks
 
     def __call__(self, pattern: str, depth: int = 0) -> str:
         if depth > 8:
@@ -251,6 +252,8 @@ class _Expander:
             return "⟨[a-z0-9]+⟩"
         if name == "@other":
             return self._other
+        if name == "@axis":
+            return self._axis
         if name.startswith("@"):
             return re.escape(tag(name[1:]))
         if name not in self._terms:
