@@ -150,6 +150,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         if claim.relation is not None:
             return VOLUME if _wrong_ratio(facts.units[claim.subject], claim, facts.units.get(str(claim.other))) else None
         unit = facts.units[claim.subject]
+        if isinstance(value, TrafficInGB):
+            return VOLUME if _wrong_in_gb(value, unit) else None
         return VOLUME if value != unit and not _ring_factor(unit, float(value)) else None  # type: ignore[arg-type]
     wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in claim.guesses or {claim.subject}]
     return VOLUME if all(wrong) else None  # a guessed stage: wrong whichever of the stages named it is about

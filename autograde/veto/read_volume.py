@@ -301,15 +301,18 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
-    """A volume in GB equal to its count of BF16 values ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", the model's size
-    given here or in the sentence before): each value is two bytes, so 2Ψ of a 7B model is 28 GB; and a stage's traffic
-    given in GB alone ("ZeRO-3 costs ~21 GB of traffic", "通信账：ZeRO-2 每步 42 GB"), for the judge to hold against its volume."""
+    """Volumes in GB for the model size and half precision the answer has named: a count of values given as its size in
+    GB ("7B model in BF16: ZeRO-1 moves 2Ψ = 14 GB", two bytes a value, so 28 GB), a collective's traffic ("the
+    reduce-scatter moves ~14 GB"), and a stage's traffic given in GB alone ("ZeRO-3 costs ~21 GB of traffic", "通信账：ZeRO-2
+    每步 42 GB"), for the judge to hold against their volumes. A stage's figure that may be one of its parts counts only
+    with the size named in this sentence or the one before."""
     text = sentence.text
-    model_billions = sentence.book.word("model_billions")
-    size = model_billions.search(text) or model_billions.search(sentence.previous_text)
-    if size is None or not sentence.has("half_precision"):
+    setting = sentence.setting.updated(sentence.book, text)
+    if setting.billions is None or not setting.half:
         return
-    billions = float(size.group(1))
+    billions = setting.billions
+    model_billions = sentence.book.word("model_billions")
+    named_near = sentence.has("half_precision") and bool(model_billions.search(text) or model_billions.search(sentence.previous_text))
     for figure in sentence.book.word("psi_in_gb").finditer(text):
         coefficient, gigabytes = float(figure.group(1)), float(figure.group(2))
         if coefficient >= MEMORY_SIZED or abs(gigabytes - coefficient * billions) > 0.05 * gigabytes:
@@ -323,23 +326,41 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         if factor.search(text, max(0, figure.start() - 2), figure.start()) or factor.match(text, figure.end()):
             continue  # "2×(7/8)×14 GB": a factor of a product, not a figure of its own
         clause = sentence.clause_around(figure.start(), figure.end())
+        collective = _collective_before(sentence, clause, figure.start())
+        if collective is not None:  # "the reduce-scatter moves ~14 GB": the collective's figure, not its stage's
+            yield Claim(collective, "volume", TrafficInGB(float(figure.group(1)), billions, whole=True), figure.start(), figure.end())
+            continue
         owner = sentence.subject(clause, figure.start(), QUANTITY_REACH)
         about_traffic = any(sentence.has(word, *clause) for word in ("comm_noun", "comm_verb"))
         if owner is not None and owner not in sentence.book.others and (about_traffic or _traffic_heading(sentence, figure.start())):
             traffic = TrafficInGB(float(figure.group(1)), billions, _whole_step_figure(sentence, clause, owner, figure.start(), figure.end()))
-            yield Claim(owner, "volume", traffic, figure.start(), figure.end())
+            if traffic.whole or named_near:
+                yield Claim(owner, "volume", traffic, figure.start(), figure.end())
+
+
+def _collective_before(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
+    """The collective a figure at `position` is said of: the last one before it in its clause, with only a verb or a
+    hedge between (the cue book's `collective_figure_gap`: "RS 约 14 GB", "the all-gather moves about 14 GB")."""
+    ops = [(a, b) for a, b in sentence.spans("op") if clause[0] <= a and b <= position]
+    if not ops or not sentence.book.word("collective_figure_gap").fullmatch(sentence.text, ops[-1][1], position):
+        return None
+    named = sentence.text[ops[-1][0] : ops[-1][1]]
+    return next((c for w, c in COLLECTIVE_WORDS if sentence.book.word(w).fullmatch(named)), None)
 
 
 def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owner: str, start: int, end: int) -> bool:
-    """Whether a GB figure is its stage's whole step: the stage is the last one named before it in the clause and none
-    right after it, and the clause has no Ψ it converts ("DDP 的 2Ψ（约 28 GB）"), no comparison, collective, part or extra
+    """Whether a GB figure is its stage's whole step: the stage is the last one named before it in the clause, or the
+    clause is the figure said as a total ("合计 56 GB", "in total ~42 GB"), and none is named right after it, and the clause has no Ψ it converts ("DDP 的 2Ψ（约 28 GB）"), no comparison, collective, part or extra
     ("versus 28 GB for DDP")."""
     text = sentence.text
     before = [m for m in sentence.mentions if clause[0] <= m.start and m.end <= start]
-    after = [m for m in sentence.mentions if end <= m.start <= end + QUANTITY_REACH]
-    if not before or before[-1].stage != owner or after or "ψ" in text[clause[0] : clause[1]]:
+    after = [m for m in sentence.mentions if end <= m.start <= min(end + QUANTITY_REACH, clause[1])]
+    item = max(clause[0], *(text.rfind(mark, clause[0], start) + 1 for mark in ",;:"))  # "…, RS 14 GB, in total 56 GB"
+    summed = not before and bool(sentence.book.word("total_figure_before").fullmatch(text, item, start))
+    if not (summed or before and before[-1].stage == owner) or after or "ψ" in text[clause[0] : clause[1]]:
         return False
-    return not any(sentence.has(word, *clause) for word in ("compared_figure", "op", "not_total", "extra"))
+    parts = ("compared_figure", "not_total", "extra") if summed else ("compared_figure", "op", "not_total", "extra")
+    return not any(sentence.has(word, *clause) for word in parts)  # a total's collectives are its parts
 
 
 def _traffic_heading(sentence: PreparedSentence, position: int) -> bool:

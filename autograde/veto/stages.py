@@ -38,14 +38,16 @@ class StageTagger:
     def __init__(self, aliases: Mapping[str, Sequence[str]], cues: Mapping[str, str]) -> None:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
         `reference_after`, already expanded; a technique a stage turns on or an axis it comes with, `technique_enabled`),
-        and those that make a stage a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`)
-        or an aside (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
+        and those that make a stage a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`,
+        a heading: `heading_before` with `heading_after`) or an aside (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
         self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
+        self._heading = re.compile(f"(?:{cues['heading_before']})\\s*$")
+        self._heading_after = re.compile(f"^\\s*(?:{cues['heading_after']})")
         self._compared_figure = re.compile(f"(?:{cues['compared_figure_before']})\\s*$")
         self._contrast = re.compile(f"(?:{cues['contrast_before']})\\s*$")
         self._figure_after = re.compile(f"\\s*(?:{cues['figure_after']})")
@@ -73,8 +75,9 @@ class StageTagger:
             between = tagged[found[-1].end : m.start()] if found else ""
             listed = bool(found) and found[-1].reference and len(between) < 24 and bool(_LIST_SEPARATOR.fullmatch(between) or _GLOSS.fullmatch(between))
             enabled = bool(self._technique_enabled.search(tagged, max(0, m.start() - 24), m.end()))  # "ZeRO-3 开 recompute 时"
+            heading = bool(self._heading.search(before)) and bool(self._heading_after.match(after))  # "顺带对比 ZeRO-3：…"
             reference = bool(self._before.search(before) or self._after.search(after) or listed or enabled) and not (
-                self._onward.match(after) or self._strategy_named.search(before)
+                self._onward.match(after) or self._strategy_named.search(before) or heading
             )
             depth += tagged.count("(", counted, m.start()) - tagged.count(")", counted, m.start())
             counted = m.start()
