@@ -1,5 +1,6 @@
-"""Read per-GPU static-memory formulas as claims: a stage's split of Ψ into whole and divided terms, and each labelled
-term ("2Ψ/N_d（参数）", "梯度 2Ψ") as a claim that the stage shards or keeps whole that state."""
+"""Read per-GPU static-memory formulas as claims: a stage's split of Ψ into whole and divided terms, each labelled
+term ("2Ψ/N_d（参数）", "梯度 2Ψ") as a claim that the stage shards or keeps whole that state, and the extra an FP32
+gradient accumulation buffer costs a stage ("ZeRO-1 额外 4Ψ/N_d") as a claim about its gradients."""
 from __future__ import annotations
 
 import re
@@ -32,6 +33,7 @@ def memory_claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
         if owner in subjects:  # a formula is judged only against a stage the sentence itself names
             yield Claim(owner, "memory", formula.split, formula.start, formula.end, other=",".join(sorted(compared - {owner})))
             yield from _in_lesson_order(sentence, facts, owner, formula)
+    yield from _accumulation_extra(sentence)
     if not sentence.has("memory_context"):
         return
     for formula in sentence.book.formulas.chains(sentence.text):
@@ -59,6 +61,21 @@ def _in_lesson_order(sentence: PreparedSentence, facts: Facts, owner: str, formu
     if divided in {frozenset(states) for states in facts.sharded.values()}:
         return
     yield Claim(owner, "shards", divided, formula.start, formula.end, exact=True, flags=frozenset({"formula", "by-order"}))
+
+
+def _accumulation_extra(sentence: PreparedSentence) -> Iterator[Claim]:
+    """What the extra of gradient accumulation after a stage says of its gradients: the buffer is as sharded as they are,
+    so "开 FP32 梯度累积，ZeRO-1 额外 4Ψ/N_d" says ZeRO-1 shards them and "ZeRO-2 needs an extra 4Ψ" that ZeRO-2 keeps
+    them whole (the cue book's `accumulation_extra`, after accumulation is named earlier in the sentence)."""
+    named = [mention.end for mention in sentence.mentions if mention.stage == "accumulation"]
+    for m in sentence.book.word("accumulation_extra").finditer(sentence.text):
+        if not any(end <= m.start() for end in named):
+            continue
+        clause = sentence.clause_around(m.start("value"), m.end("value"))
+        owner = sentence.subject(clause, m.start("value"), QUANTITY_REACH)
+        if owner is not None and owner not in sentence.book.others:
+            sliced = m.group("sliced") is not None
+            yield Claim(owner, "shards", frozenset({"gradients"}), m.start("value"), m.end("value"), sharded=sliced, flags=frozenset({"accumulation"}))
 
 
 def _label(sentence: PreparedSentence, start: int, end: int) -> str | None:
