@@ -53,6 +53,7 @@ class StageTagger:
         self._figure_after = re.compile(f"\\s*(?:{cues['figure_after']})")
         self._strategy_after = re.compile(f"^\\s*(?:{cues['strategy_after']})")
         self._technique_enabled = re.compile(f"(?:{cues['technique_enabled']})$")
+        self._strategy_subject = re.compile(cues["strategy_subject"])
 
     def tag(self, text: str) -> str:
         """`text` with every stage alias replaced by its tag, then lower-cased."""
@@ -86,7 +87,9 @@ class StageTagger:
             compared = bool(self._compared_figure.search(before)) or contrasted or listed_aside
             aside = depth > 0 or compared or bool(self._strategy_after.match(after))
             found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
-        return found
+        strategies = [Mention(m.start("name"), m.end("name"), next(k for k in ("zero2", "zero3", "ddp") if m.group(k)), False, False)
+                      for m in self._strategy_subject.finditer(tagged)]  # "SHARD_GRAD_OP 只切梯度": its stage is the subject
+        return sorted(found + strategies, key=lambda mention: mention.start) if strategies else found
 
 
 def subject_at(
