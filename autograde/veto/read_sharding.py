@@ -11,7 +11,7 @@ from autograde.veto.prepared import PreparedSentence
 STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
           "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer")}
 """Word classes of the cue book that name states, and the states of facts.yaml each stands for."""
-PREDICATES = (("shard", True), ("hold_fraction", True), ("keep_full", False))
+PREDICATES = (("shard", True), ("hold_fraction", True), ("divided_suffix", True), ("keep_full", False))
 """Word classes that say states are divided over the ranks (True) or kept whole on every rank (False)."""
 OBJECT_REACH = 120
 """Characters between a predicate and a noun beyond which the noun is not its object."""
@@ -45,7 +45,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
-            bound = bound_states(sentence, clause, subject, start, end, word) or _sentence_topic(sentence, clause)
+            bound = bound_states(sentence, clause, subject, start, end, word) or ({} if word == "divided_suffix" else _sentence_topic(sentence, clause))
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
             states = frozenset(
@@ -137,6 +137,8 @@ def bound_states(
             if m_start < start and word != "keep_full" and not _kept_split(sentence, m_end, start, end) \
                     and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
+            if m_start >= end and word == "divided_suffix":
+                continue  # "optimizer/N_d + activations": the division is the name's before it
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
             if word != "keep_full" and m_start >= end and sentence.book.word("whole_before").search(text, max(0, m_start - 8), m_start):
