@@ -285,10 +285,13 @@ def _takewhile_adjacent(text: str, position: int) -> Iterator[re.Match[str]]:
 
 
 def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
-    """Volumes that do not exist per rank: a collective moving only Ψ/N_d, or N_d·Ψ, or a volume growing with N_d."""
+    """Volumes that do not exist per rank: a collective moving only Ψ/N_d (or a whole Ψ plus a Ψ/N_d), or N_d·Ψ, or a
+    volume growing with N_d."""
     words = (("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"))
     if sentence.has("op"):
         words += (("per_shard_total", "Ψ/N_d"),)  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
+    if sentence.has("comm"):
+        words += (("whole_plus_shard_volume", "Ψ/N_d"),)  # "the step costs Ψ + Ψ/N_d"
     for word, value in words:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(end - 1, end)  # the value's clause ("RS 每卡只收到 Ψ/N_d，AG 也只发 Ψ/N_d": the last)

@@ -88,7 +88,7 @@ class StageTagger:
             aside = depth > 0 or compared or bool(self._strategy_after.match(after))
             found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         strategies = [Mention(m.start("name"), m.end("name"), next(k for k in ("zero2", "zero3", "ddp") if m.group(k)), False, False)
-                      for m in self._strategy_subject.finditer(tagged)]  # "SHARD_GRAD_OP 只切梯度": its stage is the subject
+                      for m in (self._strategy_subject.finditer(tagged) if "shard" in tagged else ())]  # "SHARD_GRAD_OP 只切梯度"
         return sorted(found + strategies, key=lambda mention: mention.start) if strategies else found
 
 
