@@ -117,7 +117,7 @@ class CueBook:
             structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
-        tagger = StageTagger(names, {**cues, "reference_after": expand(cues["reference_after"])})
+        tagger = StageTagger(names, {**cues, **{name: expand(cues[name]) for name in ("reference_after", "strategy_subject")}})
         book = cls(
             limits=Limits(**data["limits"]),
             tagger=tagger,

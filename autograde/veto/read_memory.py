@@ -67,15 +67,15 @@ def _accumulation_extra(sentence: PreparedSentence) -> Iterator[Claim]:
     """What the extra of gradient accumulation after a stage says of its gradients: the buffer is as sharded as they are,
     so "开 FP32 梯度累积，ZeRO-1 额外 4Ψ/N_d" says ZeRO-1 shards them and "ZeRO-2 needs an extra 4Ψ" that ZeRO-2 keeps
     them whole (the cue book's `accumulation_extra`, after accumulation is named earlier in the sentence)."""
-    named = [mention.end for mention in sentence.mentions if mention.stage == "accumulation"]
+    named_at = [mention.end for mention in sentence.mentions if mention.stage == "accumulation"]
     for m in sentence.book.word("accumulation_extra").finditer(sentence.text):
-        if not any(end <= m.start() for end in named):
+        if not any(named <= m.start() for named in named_at):
             continue
-        clause = sentence.clause_around(m.start("value"), m.end("value"))
-        owner = sentence.subject(clause, m.start("value"), QUANTITY_REACH)
+        start, end = m.span("value")
+        owner = sentence.subject(sentence.clause_around(start, end), start, QUANTITY_REACH)
         if owner is not None and owner not in sentence.book.others:
             sliced = m.group("sliced") is not None
-            yield Claim(owner, "shards", frozenset({"gradients"}), m.start("value"), m.end("value"), sharded=sliced, flags=frozenset({"accumulation"}))
+            yield Claim(owner, "shards", frozenset({"gradients"}), start, end, sharded=sliced, flags=frozenset({"accumulation"}))
 
 
 def _label(sentence: PreparedSentence, start: int, end: int) -> str | None:

@@ -45,7 +45,9 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
-            bound = bound_states(sentence, clause, subject, start, end, word) or ({} if word == "divided_suffix" else _sentence_topic(sentence, clause))
+            bound = bound_states(sentence, clause, subject, start, end, word)
+            if not bound and word != "divided_suffix":  # "activation/N_d" names what it divides, or divides nothing
+                bound = _sentence_topic(sentence, clause)
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
             states = frozenset(

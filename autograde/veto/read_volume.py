@@ -353,8 +353,9 @@ def _collective_before(sentence: PreparedSentence, clause: tuple[int, int], posi
 
 def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owner: str, start: int, end: int) -> bool:
     """Whether a GB figure is its stage's whole step: the stage is the last one named before it in the clause, or the
-    clause is the figure said as a total ("合计 56 GB", "in total ~42 GB"), and none is named right after it, and the clause has no Ψ it converts ("DDP 的 2Ψ（约 28 GB）"), no comparison, collective, part or extra
-    ("versus 28 GB for DDP")."""
+    clause is the figure said as a total ("合计 56 GB", "in total ~42 GB"); none is named right after it in the clause;
+    and the clause has no Ψ it converts ("DDP 的 2Ψ（约 28 GB）"), no comparison, part or extra ("versus 28 GB for DDP"),
+    nor a collective unless it is a total's part."""
     text = sentence.text
     before = [m for m in sentence.mentions if clause[0] <= m.start and m.end <= start]
     after = [m for m in sentence.mentions if end <= m.start <= min(end + QUANTITY_REACH, clause[1])]
@@ -363,7 +364,7 @@ def _whole_step_figure(sentence: PreparedSentence, clause: tuple[int, int], owne
     if not (summed or before and before[-1].stage == owner) or after or "ψ" in text[clause[0] : clause[1]]:
         return False
     parts = ("compared_figure", "not_total", "extra") if summed else ("compared_figure", "op", "not_total", "extra")
-    return not any(sentence.has(word, *clause) for word in parts)  # a total's collectives are its parts
+    return not any(sentence.has(word, *clause) for word in parts)
 
 
 def _traffic_heading(sentence: PreparedSentence, position: int) -> bool:

@@ -39,7 +39,9 @@ class StageTagger:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
         `reference_after`, already expanded; a technique a stage turns on or an axis it comes with, `technique_enabled`),
         and those that make a stage a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`,
-        a heading: `heading_before` with `heading_after`) or an aside (`compared_figure_before`, `contrast_before` with `figure_after`, `strategy_after`)."""
+        a heading: `heading_before` with `heading_after`) or an aside (`compared_figure_before`, `contrast_before` with
+        `figure_after`, `strategy_after`); and an FSDP strategy that opens a clause, which stands for its stage
+        (`strategy_subject`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*$")
