@@ -112,18 +112,19 @@ class CueBook:
         terms = {**data["terms"], **data["terms_volume"]}
         expand = _Expander(terms, cues["gap_blockers"], tuple(data["others"]), frozenset(data["techniques"]))
         names = {**data["stages"], **data["others"]}
+        expanded = {k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}
         try:
             words = {name: with_fast_start(expand(f"{{{name}}}"), re.IGNORECASE) for name in terms}
-            structure = {name: _compile(form.replace("{}", expand(cues[name]))) for name, form in _STRUCTURE.items()}
+            structure = {name: _compile(form.replace("{}", expanded[name])) for name, form in _STRUCTURE.items()}
         except re.error as error:
             raise CueError(f"cues.yaml: a regex does not compile ({error})") from error
-        tagger = StageTagger(names, {**cues, **{name: expand(cues[name]) for name in ("reference_after", "strategy_subject")}})
+        tagger = StageTagger(names, expanded)
         book = cls(
             limits=Limits(**data["limits"]),
             tagger=tagger,
             others=frozenset(data["others"]),
             techniques=frozenset(data["techniques"]),
-            stance=StanceCues.from_cues({k: [expand(p) for p in v] if isinstance(v, list) else expand(v) for k, v in cues.items()}),
+            stance=StanceCues.from_cues(expanded),
             quantities=QuantityCues.from_cues({k: expand(v) for k, v in data["quantities"].items()}),
             ledger=LedgerReader.from_cues({k: expand(v) for k, v in data["ledger"]["cues"].items()}, data["ledger"]["names"]),
             formulas=FormulaReader.from_cues({k: expand(v) for k, v in data["memory_formula"]["cues"].items()}),

@@ -314,8 +314,7 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
     if setting.billions is None or not setting.half:
         return
     billions = setting.billions
-    model_billions = sentence.book.word("model_billions")
-    named_near = sentence.has("half_precision") and bool(model_billions.search(text) or model_billions.search(sentence.previous_text))
+    named_near = sentence.has("half_precision") and bool(sentence.has("model_size") or sentence.book.word("model_size").search(sentence.previous_text))
     for figure in sentence.book.word("psi_in_gb").finditer(text):
         coefficient, gigabytes = float(figure.group(1)), float(figure.group(2))
         if coefficient >= MEMORY_SIZED or abs(gigabytes - coefficient * billions) > 0.05 * gigabytes:
