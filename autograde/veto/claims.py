@@ -7,9 +7,10 @@ from typing import Literal
 
 from autograde.veto.stance import Stance
 
-Topic = Literal["shards", "identity", "memory", "volume", "step", "scaling"]
+Topic = Literal["shards", "axis", "identity", "memory", "volume", "step", "scaling"]
 """What a claim is about:
 shards    the states a stage divides over the ranks (value: the states; `sharded` says whether it does)
+axis      the parallelism axis whose ranks a stage divides its states over (value: the axis, tp or pp)
 identity  which stage a stage is ("FSDP is ZeRO-2 in PyTorch"; value: the other stage)
 memory    a stage's per-GPU static memory (value: (Ψ kept whole, Ψ divided by N_d))
 volume    what a stage or a collective moves per step (value: a multiple of Ψ, a ratio, or "more", "less", "same")
@@ -101,7 +102,7 @@ class Claim:
                 ) if part
             )
             return self._with_stance(f"{subject} · runs · {what}")
-        topic = {"shards": "shards" if self.sharded else "keeps whole", "identity": "is", "scaling": "per-GPU memory"}.get(self.topic, self.topic)
+        topic = {"shards": "shards" if self.sharded else "keeps whole", "axis": "shards along", "identity": "is", "scaling": "per-GPU memory"}.get(self.topic, self.topic)
         if self.topic == "shards" and self.exact:
             topic += " only"
         value = f"{self.value:g}×" if self.relation == "ratio-to" and isinstance(self.value, float) else _value(self.value, self.topic)

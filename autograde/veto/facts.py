@@ -46,6 +46,8 @@ class Facts:
     names: Mapping[str, Named]
     """Every state's and phase's name."""
     never_sharded: frozenset[str]
+    shard_axis: str
+    """The parallelism axis whose ranks every stage divides its states over (dp)."""
     units: Mapping[str, float]
     """Ψ one run of each collective moves."""
     sharded: Mapping[str, frozenset[str]]
@@ -66,6 +68,7 @@ class Facts:
             state_bytes=states,
             names=names,
             never_sharded=frozenset(data["never_sharded"]),
+            shard_axis=data["shard_axis"],
             units={name: float(psi) for name, psi in data["collectives"].items()},
             sharded={stage: frozenset(row["shards"]) for stage, row in stages.items()},
             steps={stage: tuple(Step(**step) for step in row["steps"]) for stage, row in stages.items()},

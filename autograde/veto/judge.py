@@ -100,6 +100,14 @@ def _adds_over(claim: Claim, facts: Facts, members: tuple[str, ...], states: fro
     return SHARD_TARGET if not states <= facts.sharded[stage] or not states & added else None
 
 
+def _axis(claim: Claim, facts: Facts) -> str | None:
+    """"Stage A shards along TP (or hands out whole layers)": wrong, every stage divides its states over the DP ranks."""
+    members = facts.members(claim.subject)
+    if not members or "ddp" in members or claim.stance != "asserted":
+        return None
+    return SHARD_TARGET if claim.value != facts.shard_axis else None
+
+
 def _identity(claim: Claim, facts: Facts) -> str | None:
     """"Stage A is stage B": wrong for two different ZeRO stages."""
     return SHARD_TARGET if claim.stance == "asserted" and claim.value != claim.subject else None
@@ -275,6 +283,7 @@ def _by_group(subject: str, facts: Facts, wrong: list[bool | None]) -> bool:
 
 _JUDGES: dict[str, Callable[[Claim, Facts], str | tuple[str, ...] | None]] = {
     "shards": _shards,
+    "axis": _axis,
     "identity": _identity,
     "memory": _memory,
     "volume": _volume,

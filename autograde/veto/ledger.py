@@ -135,13 +135,15 @@ class LedgerReader:
             gap = m.group("gap") or ""
             total_before = self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())
             before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
-            stated = None if self.aggregate.search(gap) or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
-            beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None
+            each = bool(m.group("after")) and bool(self.each.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
+            aggregate = self.aggregate.search(gap) and not each
+            stated = None if aggregate or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
+            beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
                 stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
             value = float(stated[:-1] or 1) if stated else None
-            runs = 1 if m.group("per_run") or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
+            runs = 1 if m.group("per_run") or each or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
@@ -171,7 +173,7 @@ class LedgerReader:
                 continue
             chain = _restated_once(chain)
             if len(chain) >= 2:
-                total = self._total(text, chain[0].start, chain[-1].end)
+                total = self._total(text, chain[0].start, chain[-1].end, chain[-1].start)
                 whole = _with_addends_before(text, parts[: index - len(chain)], chain, total)
                 found.append(Ledger(whole[0].start, chain[-1].end, tuple(whole), total))
             elif chain and (part is None or _STOP.search(text, chain[0].end, part.start)):
@@ -202,10 +204,13 @@ class LedgerReader:
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
-    def _total(self, text: str, start: int, end: int) -> float | None:
-        """The total a sum states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来 3Ψ"); none for a sum that goes on
-        past what could be read as its parts (its total would be set against only some of them)."""
-        if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]):
+    def _total(self, text: str, start: int, end: int, last: int) -> float | None:
+        """The total a sum from `start` to `end` (its last part from `last`) states before it ("3Ψ = …") or after it ("… =
+        3Ψ", "…，加起来 3Ψ"); none for a sum that goes on past what could be read as its parts (its total would be set
+        against only some of them), nor a value equated to the one each part was given ("RS 和 AG 各是 Ψ = 0.875Ψ")."""
+        if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]) or (
+            self.each.search(text, last, end) and _EQUALS_VALUE.match(text, end)
+        ):
             return None
         before = self.total_before.search(text, max(0, start - 32), start)
         if before and not (

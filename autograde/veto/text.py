@@ -10,6 +10,7 @@ from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import Veto
 from autograde.veto.judge import ACTIVATIONS, resolved, verdict
 from autograde.veto.prepared import PreparedSentence
+from autograde.veto.read_axis import axis_claims
 from autograde.veto.read_memory import memory_claims
 from autograde.veto.read_memory_figures import figure_claims
 from autograde.veto.read_scaling import scaling_claims
@@ -55,7 +56,8 @@ def find_vetoes(
 def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """Every claim of a sentence, each with the stances the sentence takes towards it."""
     readings = (
-        sharding_claims(sentence), memory_claims(sentence, facts), figure_claims(sentence, facts), volume_claims(sentence), scaling_claims(sentence)
+        sharding_claims(sentence), axis_claims(sentence), memory_claims(sentence, facts), figure_claims(sentence, facts), volume_claims(sentence),
+        scaling_claims(sentence),
     )
     for claim in (claim for reading in readings for claim in reading):
         clause = sentence.clause_around(claim.start, claim.end)
