@@ -131,7 +131,7 @@ def _memory(claim: Claim, facts: Facts) -> str | None:
     return SHARD_TARGET if claim.value != right and claim.value not in named - {right} else None
 
 
-_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d", VALUES_AS_BYTES})
+_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d", "shrinking with N_d", "L·Ψ (per layer)", VALUES_AS_BYTES})
 """Volumes that no collective moves per rank (each moves a constant multiple of Ψ whatever N_d), and a count of values
 given as bytes."""
 

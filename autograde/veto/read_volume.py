@@ -49,8 +49,8 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     if "ψ" in sentence.text:
         yield from _ledger(sentence)
     yield from step_claims(sentence)
-    if "n_d" in sentence.text:
-        yield from _per_rank(sentence)
+    if "n_d" in sentence.text or comm.search(sentence.text):
+        yield from _per_rank(sentence)  # "traffic grows with the number of peers" names no N_d
     if "gb" in sentence.text and comm.search(sentence.text):
         yield from _values_as_bytes(sentence)
 
@@ -286,8 +286,9 @@ def _takewhile_adjacent(text: str, position: int) -> Iterator[re.Match[str]]:
 
 def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
     """Volumes that do not exist per rank: a collective moving only Ψ/N_d (or a whole Ψ plus a Ψ/N_d), or N_d·Ψ, or a
-    volume growing with N_d."""
-    words = (("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"))
+    volume growing or shrinking with N_d, or one multiplied by the number of layers."""
+    words = (("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"), ("volume_shrinks", "shrinking with N_d"),
+             ("layer_scaled_volume", "L·Ψ (per layer)"))
     if sentence.has("op"):
         words += (("per_shard_total", "Ψ/N_d"),)  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
     if sentence.has("comm"):
