@@ -206,8 +206,8 @@ def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             every = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w))
             named = [(a, b, c) for a, b, c in every if clause[0] <= a < clause[1]]
             before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end] or _relative_antecedent(sentence, clause, every)
-            if not before:
-                continue
+            if not before or (len(before) > 1 and sentence.book.ledger.joiner.search(sentence.text, before[0][1], before[1][0])):
+                continue  # "RS + AG has the same α and β terms as one all-reduce": a sum compared, no one collective
             subject = before[0]
             compared = [c for a, b, c in named if c != subject[2] and (end <= a <= end + COMPARED_REACH or (
                 subject[1] <= a < end and sentence.book.word("compared_with").search(sentence.text, max(subject[1], a - 6), a)))]
