@@ -75,6 +75,8 @@ class LedgerReader:
     """Right before a collective: it runs once in each of the forward and backward passes ("前向和反向各 all-gather 一次")."""
     one_run: re.Pattern[str]
     """Between a collective and its value: the value is one run's ("前向一次 (Ψ)")."""
+    half_before: re.Pattern[str]
+    """Right before a collective: a value beside it is one half's ("one half of an all-reduce (≈Ψ each)"), not its own."""
     result: re.Pattern[str]
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
     each: re.Pattern[str]
@@ -117,6 +119,7 @@ class LedgerReader:
             source=re.compile(rf"(\d+(?:\.\d+)?)?ψ\s*(?:的)?\s*(?:{cues['source_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
             both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
             one_run=re.compile(cues["one_run"], re.IGNORECASE),
+            half_before=re.compile(cues["half_before"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
@@ -137,7 +140,8 @@ class LedgerReader:
             before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
             each = bool(m.group("after")) and bool(self.each.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
             aggregate = self.aggregate.search(gap) and not each
-            stated = None if aggregate or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
+            halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
+            stated = None if aggregate or halved or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
