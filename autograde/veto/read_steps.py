@@ -23,6 +23,8 @@ PHASE_REACH = 48
 """Characters between a collective and the phase it runs at ("all-gather of the updated parameters after the optimizer step")."""
 SOURCE_REACH = 48
 """Characters after a stated source of volume ("the third Ψ comes from") within which its state, phase or collective is named."""
+INSERTED_REACH = 24
+"""Characters before a phase within which a verb names it as inserted between collectives."""
 COLLECTIVE_WORDS = (("ag", "all-gather"), ("gather", "all-gather"), ("rs", "reduce-scatter"), ("ar", "all-reduce"), ("broadcast", "broadcast"))
 """Word classes of the collectives and their names in facts.yaml (a broadcast is in no stage's ledger)."""
 _PHASES = (("phase_update", "after-update"), ("phase_forward", "forward"), ("phase_backward", "backward"))
@@ -208,11 +210,18 @@ def _when(
         (distance, phase)
         for word, phase in _PHASES
         for a, b in sentence.spans(word)
-        if (clause[0] <= a < clause[1] or (b <= start and sentence.book.word("phase_lead").fullmatch(text, b, start))) and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
+        if (clause[0] <= a < clause[1] or (b <= start and sentence.book.word("phase_lead").fullmatch(text, b, start) and not _inserted(sentence, a)))
+        and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
         for distance in [0 if start <= a < end else gap(start, end, a, b)]
         if distance != float("inf") and not any(gap(o0, o1, a, b) < distance for o0, o1 in ops)  # nearer another collective: its
     ]
     return min(found)[1] if found else None
+
+
+def _inserted(sentence: PreparedSentence, position: int) -> bool:
+    """Whether the phase at `position` is named as what is inserted between collectives ("中间插入 sharded optimizer
+    step，RS 传 gradients"): an object, not the time the collective after it runs at."""
+    return bool(sentence.book.word("phase_inserted").search(sentence.text, max(0, position - INSERTED_REACH), position))
 
 
 def _near_before(
