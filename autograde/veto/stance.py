@@ -63,6 +63,10 @@ class StanceCues:
     """After a consequence: a turn ("但", "可那样", "but") that, after a condition contrary to what the stage does, rejects it."""
     hypothesis_ends: re.Pattern[str]
     """Opening a sentence: it leaves a thought experiment the sentence before was in ("所以", "其实", "so", "but")."""
+    what_if: re.Pattern[str]
+    """A question that opens a thought experiment ("What if ZeRO-1 stopped after the reduce-scatter?")."""
+    hypothetical_modal: re.Pattern[str]
+    """In the sentence after such a question: it answers inside the thought experiment ("Traffic would drop to Ψ")."""
     corrections: re.Pattern[str]
     """Cues after which a sentence states its own view again (其实, but actually), ending a refuter's reach."""
     premises: re.Pattern[str]
@@ -100,6 +104,8 @@ class StanceCues:
             condition_contrary=_any(cues["condition_contrary"]),
             condition_turn=_any(cues["condition_turn"]),
             hypothesis_ends=re.compile(f"\\W*(?:{'|'.join(cues['hypothesis_ends'])})", re.IGNORECASE),
+            what_if=_any(cues["what_if"]),
+            hypothetical_modal=_any(cues["hypothetical_modal"]),
             corrections=re.compile(cues["corrections"], re.IGNORECASE),
             premises=_any(cues["premises"]),
             premise_tails=_any(cues["premise_tails"]),
@@ -289,8 +295,13 @@ def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> i
 
 def _goes_on_hypothetically(cues: StanceCues, previous: str, sentence: str) -> bool:
     """Whether `sentence` carries on a thought experiment that `previous` opened and ended with a semicolon ("假如 ZeRO-1
-    还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。"), not opening with a word that leaves it ("所以", "but")."""
-    if not previous.rstrip().endswith(";") or cues.hypothesis_ends.match(sentence):
+    还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。") or asked as a question it answers with a modal ("What if ZeRO-1
+    stopped after the reduce-scatter? Traffic would drop to Ψ, …"), not opening with a word that leaves it ("所以", "but")."""
+    if cues.hypothesis_ends.match(sentence):
+        return False
+    if previous.rstrip().endswith("?") and cues.what_if.search(previous):
+        return bool(cues.hypothetical_modal.search(sentence))
+    if not previous.rstrip().endswith(";"):
         return False
     return _counterfactual_at(cues, previous, sentence) < len(previous)
 
