@@ -101,7 +101,8 @@ def _adds_over(claim: Claim, facts: Facts, members: tuple[str, ...], states: fro
 
 
 def _axis(claim: Claim, facts: Facts) -> str | None:
-    """"Stage A shards along TP (or hands out whole layers)": wrong, every stage divides its states over the DP ranks."""
+    """"Stage A shards along TP (or hands out whole layers)": wrong, every stage divides its states over the DP
+    ranks."""
     members = facts.members(claim.subject)
     if not members or "ddp" in members or claim.stance != "asserted":
         return None
@@ -131,7 +132,9 @@ def _memory(claim: Claim, facts: Facts) -> str | None:
     return SHARD_TARGET if claim.value != right and claim.value not in named - {right} else None
 
 
-_FIXED_WRONG = frozenset({"Ψ/N_d", "N_d·Ψ", "growing with N_d", "shrinking with N_d", "L·Ψ (per layer)", VALUES_AS_BYTES})
+_FIXED_WRONG = frozenset(
+    {"Ψ/N_d", "N_d·Ψ", "growing with N_d", "shrinking with N_d", "L·Ψ (per layer)", VALUES_AS_BYTES}
+)
 """Volumes that no collective moves per rank (each moves a constant multiple of Ψ whatever N_d), and a count of values
 given as bytes."""
 

@@ -76,7 +76,8 @@ class LedgerReader:
     one_run: re.Pattern[str]
     """Between a collective and its value: the value is one run's ("前向一次 (Ψ)")."""
     half_before: re.Pattern[str]
-    """Right before a collective: a value beside it is one half's ("one half of an all-reduce (≈Ψ each)"), not its own."""
+    """Right before a collective: a value beside it is one half's ("one half of an all-reduce (≈Ψ each)"), not its
+    own."""
     result: re.Pattern[str]
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
     each: re.Pattern[str]
@@ -209,9 +210,10 @@ class LedgerReader:
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
     def _total(self, text: str, start: int, end: int, last: int) -> float | None:
-        """The total a sum from `start` to `end` (its last part from `last`) states before it ("3Ψ = …") or after it ("… =
-        3Ψ", "…，加起来 3Ψ"); none for a sum that goes on past what could be read as its parts (its total would be set
-        against only some of them), nor a value equated to the one each part was given ("RS 和 AG 各是 Ψ = 0.875Ψ")."""
+        """The total a sum from `start` to `end` (its last part from `last`) states before it ("3Ψ = …") or after
+        it ("… = 3Ψ", "…，加起来 3Ψ"); none for a sum that goes on past what could be read as its parts (its total
+        would be set against only some of them), nor a value equated to the one each part was given ("RS 和 AG 各是 Ψ =
+        0.875Ψ")."""
         if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]) or (
             self.each.search(text, last, end) and _EQUALS_VALUE.match(text, end)
         ):

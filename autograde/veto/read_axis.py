@@ -8,7 +8,8 @@ from autograde.veto.claims import Claim
 from autograde.veto.prepared import PreparedSentence
 
 AXIS_SPLITS = (("tp_axis_split", "tp"), ("layer_split", "pp"))
-"""Word classes of the cue book that name a split along another axis, and the axis each names (tagged as in the text)."""
+"""Word classes of the cue book that name a split along another axis, and the axis each names (tagged as in the
+text)."""
 
 
 def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -20,6 +21,6 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             clause = sentence.clause_around(start, end)
             if sentence.has("activations", *clause) or (word == "tp_axis_split" and not sentence.has("shard", *clause)):
                 continue
-            named = [m.stage for m in sentence.mentions if clause[0] <= m.start < start]  # "那是 TP group 内的切分" names no stage
+            named = [m.stage for m in sentence.mentions if clause[0] <= m.start < start]  # "那是 TP group 内的切分": none
             if named and named[-1] not in sentence.book.others:
                 yield Claim(named[-1], "axis", axis, start, end)

@@ -210,7 +210,10 @@ def _when(
         (distance, phase)
         for word, phase in _PHASES
         for a, b in sentence.spans(word)
-        if (clause[0] <= a < clause[1] or (b <= start and sentence.book.word("phase_lead").fullmatch(text, b, start) and not _inserted(sentence, a)))
+        if (
+            clause[0] <= a < clause[1]
+            or (b <= start and sentence.book.word("phase_lead").fullmatch(text, b, start) and not _inserted(sentence, a))
+        )
         and (0 <= start - b <= reach or 0 <= a - end <= reach or (inside and start <= a < end))
         for distance in [0 if start <= a < end else gap(start, end, a, b)]
         if distance != float("inf") and not any(gap(o0, o1, a, b) < distance for o0, o1 in ops)  # nearer another collective: its

@@ -40,7 +40,8 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about communication volume."""
     comm = sentence.book.word("comm")
-    about_traffic = comm.search(sentence.text) or comm.search(sentence.previous_question)
+    names_traffic = comm.search(sentence.text) is not None
+    about_traffic = names_traffic or comm.search(sentence.previous_question)
     if about_traffic or _traffic_next(sentence, comm) or _stage_valued(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
@@ -49,9 +50,9 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     if "ψ" in sentence.text:
         yield from _ledger(sentence)
     yield from step_claims(sentence)
-    if "n_d" in sentence.text or comm.search(sentence.text):
+    if "n_d" in sentence.text or names_traffic:
         yield from _per_rank(sentence)  # "traffic grows with the number of peers" names no N_d
-    if "gb" in sentence.text and comm.search(sentence.text):
+    if "gb" in sentence.text and names_traffic:
         yield from _values_as_bytes(sentence)
 
 
@@ -206,7 +207,8 @@ def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             every = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w))
             named = [(a, b, c) for a, b, c in every if clause[0] <= a < clause[1]]
             before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end] or _relative_antecedent(sentence, clause, every)
-            if not before or (len(before) > 1 and sentence.book.ledger.joiner.search(sentence.text, before[0][1], before[1][0])):
+            summed = len(before) > 1 and sentence.book.ledger.joiner.search(sentence.text, before[0][1], before[1][0])
+            if not before or summed:
                 continue  # "RS + AG has the same α and β terms as one all-reduce": a sum compared, no one collective
             subject = before[0]
             compared = [c for a, b, c in named if c != subject[2] and (end <= a <= end + COMPARED_REACH or (
@@ -287,8 +289,10 @@ def _takewhile_adjacent(text: str, position: int) -> Iterator[re.Match[str]]:
 def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
     """Volumes that do not exist per rank: a collective moving only Ψ/N_d (or a whole Ψ plus a Ψ/N_d), or N_d·Ψ, or a
     volume growing or shrinking with N_d, or one multiplied by the number of layers."""
-    words = (("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"), ("volume_shrinks", "shrinking with N_d"),
-             ("layer_scaled_volume", "L·Ψ (per layer)"))
+    words = (
+        ("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"),
+        ("volume_shrinks", "shrinking with N_d"), ("layer_scaled_volume", "L·Ψ (per layer)"),
+    )
     if sentence.has("op"):
         words += (("per_shard_total", "Ψ/N_d"),)  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
     if sentence.has("comm"):

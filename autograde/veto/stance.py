@@ -295,8 +295,9 @@ def _counterfactual_at(cues: StanceCues, sentence: str, next_sentence: str) -> i
 
 def _goes_on_hypothetically(cues: StanceCues, previous: str, sentence: str) -> bool:
     """Whether `sentence` carries on a thought experiment that `previous` opened and ended with a semicolon ("假如 ZeRO-1
-    还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。") or asked as a question it answers with a modal ("What if ZeRO-1
-    stopped after the reduce-scatter? Traffic would drop to Ψ, …"), not opening with a word that leaves it ("所以", "but")."""
+    还用 all-reduce，…；更新完还得再 all-gather，总共 3Ψ。") or asked as a question it answers with a modal ("What if
+    ZeRO-1 stopped after the reduce-scatter? Traffic would drop to Ψ, …"), not opening with a word that leaves it ("所以",
+    "but")."""
     if cues.hypothesis_ends.match(sentence):
         return False
     if previous.rstrip().endswith("?") and cues.what_if.search(previous):

@@ -56,8 +56,8 @@ def find_vetoes(
 def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
     """Every claim of a sentence, each with the stances the sentence takes towards it."""
     readings = (
-        sharding_claims(sentence), axis_claims(sentence), memory_claims(sentence, facts), figure_claims(sentence, facts), volume_claims(sentence),
-        scaling_claims(sentence),
+        sharding_claims(sentence), axis_claims(sentence), memory_claims(sentence, facts), figure_claims(sentence, facts),
+        volume_claims(sentence), scaling_claims(sentence),
     )
     for claim in (claim for reading in readings for claim in reading):
         clause = sentence.clause_around(claim.start, claim.end)
