@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from autograde.veto.claims import VALUES_AS_BYTES, Claim, TrafficInGB
+from autograde.veto.claims import PER_RANK_VOLUMES, VALUES_AS_BYTES, Claim, TrafficInGB
 from autograde.veto.facts import Facts
 
 SHARD_TARGET, ACTIVATIONS, VOLUME, SCALING = "wrong-shard-target", "activations-sharded", "wrong-comm-volume", "unbounded-scaling"
@@ -132,9 +132,7 @@ def _memory(claim: Claim, facts: Facts) -> str | None:
     return SHARD_TARGET if claim.value != right and claim.value not in named - {right} else None
 
 
-_FIXED_WRONG = frozenset(
-    {"Ψ/N_d", "N_d·Ψ", "growing with N_d", "shrinking with N_d", "L·Ψ (per layer)", VALUES_AS_BYTES}
-)
+_FIXED_WRONG = frozenset(PER_RANK_VOLUMES.values()) | {VALUES_AS_BYTES}
 """Volumes that no collective moves per rank (each moves a constant multiple of Ψ whatever N_d), and a count of values
 given as bytes."""
 

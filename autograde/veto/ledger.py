@@ -33,6 +33,8 @@ class Part:
     """Whether the value sits right beside the collective ("AG Ψ", "2Ψ (AR)") rather than after a verb ("AG 也是 2Ψ")."""
     replaced: bool = False
     """Whether it is named as what others replace ("用 RS + AG 代替 AR"): it adds to no sum."""
+    each: bool = False
+    """Whether its value is given to each of the collectives listed ("RS 和 AG 各是 2Ψ"), not to it alone."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ class LedgerReader:
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
-            found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced))
+            found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced, each))
         return _slash_pairs_unvalued(text, found)
 
     def _opens_piece(self, text: str, position: int) -> bool:
@@ -178,7 +180,7 @@ class LedgerReader:
                 continue
             chain = _restated_once(chain)
             if len(chain) >= 2:
-                total = self._total(text, chain[0].start, chain[-1].end, chain[-1].start)
+                total = self._total(text, chain[0].start, chain[-1])
                 whole = _with_addends_before(text, parts[: index - len(chain)], chain, total)
                 found.append(Ledger(whole[0].start, chain[-1].end, tuple(whole), total))
             elif chain and (part is None or _STOP.search(text, chain[0].end, part.start)):
@@ -209,14 +211,13 @@ class LedgerReader:
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
 
-    def _total(self, text: str, start: int, end: int, last: int) -> float | None:
-        """The total a sum from `start` to `end` (its last part from `last`) states before it ("3Ψ = …") or after
-        it ("… = 3Ψ", "…，加起来 3Ψ"); none for a sum that goes on past what could be read as its parts (its total
-        would be set against only some of them), nor a value equated to the one each part was given ("RS 和 AG 各是 Ψ =
-        0.875Ψ")."""
-        if self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0]) or (
-            self.each.search(text, last, end) and _EQUALS_VALUE.match(text, end)
-        ):
+    def _total(self, text: str, start: int, last: Part) -> float | None:
+        """The total a sum from `start` to its `last` part states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来
+        3Ψ"); none for a sum that goes on past what could be read as its parts (its total would be set against only
+        some of them), nor a value equated to the one each part was given ("RS 和 AG 各是 Ψ = 0.875Ψ")."""
+        end = last.end
+        goes_on = self.joiner.search(_UNTIL_EQUALS.split(_ASIDE.sub(" ", text[end : end + 40]))[0])
+        if goes_on or (last.each and _EQUALS_VALUE.match(text, end)):
             return None
         before = self.total_before.search(text, max(0, start - 32), start)
         if before and not (

@@ -13,6 +13,9 @@ STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer
 """Word classes of the cue book that name states, and the states of facts.yaml each stands for."""
 PREDICATES = (("shard", True), ("hold_fraction", True), ("divided_suffix", True), ("keep_full", False))
 """Word classes that say states are divided over the ranks (True) or kept whole on every rank (False)."""
+SUFFIX_PREDICATES = frozenset({"divided_suffix"})
+"""Predicates written right after the name they act on ("activation/N_d"): they take no object after them, nor the
+sentence's topic when no name comes before them."""
 OBJECT_REACH = 120
 """Characters between a predicate and a noun beyond which the noun is not its object."""
 RELATION_REACH = 64
@@ -46,7 +49,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
             bound = bound_states(sentence, clause, subject, start, end, word)
-            if not bound and word != "divided_suffix":  # "activation/N_d" names what it divides, or divides nothing
+            if not bound and word not in SUFFIX_PREDICATES:  # "activation/N_d" names what it divides, or nothing
                 bound = _sentence_topic(sentence, clause)
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
@@ -139,7 +142,7 @@ def bound_states(
             if m_start < start and word != "keep_full" and not _kept_split(sentence, m_end, start, end) \
                     and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
-            if m_start >= end and word == "divided_suffix":
+            if m_start >= end and word in SUFFIX_PREDICATES:
                 continue  # "optimizer/N_d + activations": the division is the name's before it
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from autograde.veto.claims import VALUES_AS_BYTES, Claim, Relation, TrafficInGB
+from autograde.veto.claims import PER_RANK_VOLUMES, VALUES_AS_BYTES, Claim, Relation, TrafficInGB
 from autograde.veto.ledger import Ledger
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_steps import COLLECTIVE_WORDS, step_claims
@@ -289,15 +289,12 @@ def _takewhile_adjacent(text: str, position: int) -> Iterator[re.Match[str]]:
 def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
     """Volumes that do not exist per rank: a collective moving only Ψ/N_d (or a whole Ψ plus a Ψ/N_d), or N_d·Ψ, or a
     volume growing or shrinking with N_d, or one multiplied by the number of layers."""
-    words = (
-        ("per_shard_volume", "Ψ/N_d"), ("rank_scaled_volume", "N_d·Ψ"), ("volume_grows", "growing with N_d"),
-        ("volume_shrinks", "shrinking with N_d"), ("layer_scaled_volume", "L·Ψ (per layer)"),
-    )
+    words = ["per_shard_volume", "rank_scaled_volume", "volume_grows", "volume_shrinks", "layer_scaled_volume"]
     if sentence.has("op"):
-        words += (("per_shard_total", "Ψ/N_d"),)  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
+        words.append("per_shard_total")  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
     if sentence.has("comm"):
-        words += (("whole_plus_shard_volume", "Ψ/N_d"),)  # "the step costs Ψ + Ψ/N_d"
-    for word, value in words:
+        words.append("whole_plus_shard_volume")  # "the step costs Ψ + Ψ/N_d"
+    for word in words:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(end - 1, end)  # the value's clause ("RS 每卡只收到 Ψ/N_d，AG 也只发 Ψ/N_d": the last)
             if sentence.has(f"not_{word}", *clause):
@@ -305,7 +302,7 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = sentence.subject(clause, start) or "ledger"
             if subject in sentence.book.others:
                 continue
-            yield Claim(subject, "volume", value, start, end)
+            yield Claim(subject, "volume", PER_RANK_VOLUMES[word], start, end)
 
 
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
