@@ -11,11 +11,15 @@ from autograde.veto.prepared import PreparedSentence
 STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
           "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer")}
 """Word classes of the cue book that name states, and the states of facts.yaml each stands for."""
-PREDICATES = (("shard", True), ("hold_fraction", True), ("divided_suffix", True), ("keep_full", False))
+PREDICATES = (
+    ("shard", True), ("hold_fraction", True), ("divided_suffix", True), ("shrinks_with_ranks", True), ("relieves", True), ("keep_full", False)
+)
 """Word classes that say states are divided over the ranks (True) or kept whole on every rank (False)."""
-SUFFIX_PREDICATES = frozenset({"divided_suffix"})
+SUFFIX_PREDICATES = frozenset({"divided_suffix", "shrinks_with_ranks"})
 """Predicates written right after the name they act on ("activation/N_d"): they take no object after them, nor the
 sentence's topic when no name comes before them."""
+REMOVED_REACH = 40
+"""Characters before a keep-whole word within which a verb says the copies are removed or saved."""
 OBJECT_REACH = 120
 """Characters between a predicate and a noun beyond which the noun is not its object."""
 RELATION_REACH = 64
@@ -44,8 +48,12 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if relation == "adds-over" and subject == other and not sentence.stance.inside_aside(start):
                 # "ZeRO-3 就是 ZeRO-2 再加上参数分片": the subject is the stage before the cue
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
-            if subject is None or _exempt(sentence, word, clause) or _not_a_claim(sentence, clause, start, end):
+            if subject is None or _exempt(sentence, word, clause, start) or _not_a_claim(sentence, clause, start, end):
                 continue
+            if word == "relieves" and not _stage_does_it(sentence, clause, start):
+                continue
+            if word == "shrinks_with_ranks" and sentence.has("smaller_batch"):
+                continue  # "每张卡的 batch 变小了，激活也随 N_d 下降": data parallelism's own split
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
             bound = bound_states(sentence, clause, subject, start, end, word)
@@ -81,14 +89,17 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from _conjoined_same(sentence)
 
 
-def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int]) -> bool:
+def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], start: int) -> bool:
     """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is
-    whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; a variant that
+    whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; copies said to be
+    removed or saved are whole only before the stage ("saves the ~138 GB of replicated gradients"); a variant that
     replicates by design (hybrid sharding across nodes, SHARD_GRAD_OP between forward and backward), named in this
     sentence or the one before, keeps its copies whole."""
     if word != "keep_full":
         return False
     if sentence.has("temporary", *clause) or sentence.has("before_sharding", *clause):
+        return True
+    if sentence.book.word("removed_before").search(sentence.text, max(clause[0], start - REMOVED_REACH), start):
         return True
     variant = sentence.book.word("replicating_variant")
     return sentence.present(variant) or bool(variant.search(sentence.previous_text))
@@ -105,6 +116,13 @@ def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int
         return True
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
     return opening is not None and any(b <= clause[0] and clause[0] - b <= 3 for _, b in sentence.spans("op"))
+
+
+def _stage_does_it(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
+    """Whether the nearest name before a relieving verb in its clause is a ZeRO stage's ("ZeRO-3 缓解激活压力"), not
+    a technique's or another axis's ("ZeRO-3 with recomputation reduces activation memory"), nor missing."""
+    before = [m for m in sentence.mentions if clause[0] <= m.start < start]
+    return bool(before) and not before[-1].reference and before[-1].stage not in sentence.book.others
 
 
 def _not_sharding(sentence: PreparedSentence, clause: tuple[int, int], subject: str, state: str) -> bool:
@@ -144,6 +162,8 @@ def bound_states(
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
             if m_start >= end and word in SUFFIX_PREDICATES:
                 continue  # "optimizer/N_d + activations": the division is the name's before it
+            if word == "shrinks_with_ranks" and not sentence.book.word("suffix_filler").fullmatch(text, m_end, start):
+                continue  # "激活在内的总显存都随 N_d 下降": only the name right before shrinks
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
                 continue  # "shards the gradients, and parameters stay replicated": the object has a verb of its own
             if word != "keep_full" and m_start >= end and sentence.book.word("whole_before").search(text, max(0, m_start - 8), m_start):

@@ -23,6 +23,8 @@ RELATIVE_REACH = 6
 """Characters between a collective and the "which" of a relative clause about it."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
+LESSON_REACH = 24
+"""Characters before a value within which a word names it as the lesson's ("课上说的 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
 FIRST_AT_VALUE_REACH = 160
@@ -85,6 +87,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
             continue  # a memory size, or a bound the volume is compared with ("a bit above 2Ψ")
         if sentence.book.word("converted_after").match(text, q.end):
             continue  # "3Ψ 个元素 × 2 bytes": a conversion of units, not a stated volume
+        if _lesson_figure(sentence, q.start, q.end):
+            continue  # "the '2Ψ' in the lecture is a simplification": the lesson's figure, dismissed
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
         marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
@@ -138,6 +142,15 @@ def _last_before(sentence: PreparedSentence, word: str, position: int) -> int:
     spans = sentence.spans(word)  # found by finditer: sorted, not overlapping, so their ends are sorted too
     index = bisect_right([b for _, b in spans], position)
     return spans[index - 1][0] if index else -1
+
+
+def _lesson_figure(sentence: PreparedSentence, start: int, end: int) -> bool:
+    """Whether the value at `start:end` is named as the lesson's and dismissed ("the '2Ψ' in the lecture is a
+    simplification", "课上的 2Ψ 只是近似")."""
+    book, text = sentence.book, sentence.text
+    if book.word("lesson_figure_after").match(text, end):
+        return True
+    return bool(book.word("lesson_figure_before").search(text, max(0, start - LESSON_REACH), start) and book.word("dismissed_after").match(text, end))
 
 
 def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:

@@ -39,6 +39,9 @@ class StanceCues:
     """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
     object_exclusion_after: re.Pattern[str]
     """Cues right after a noun that exclude it ("activations 之外的 buffers")."""
+    object_compared_before: re.Pattern[str]
+    object_compared_after: re.Pattern[str]
+    """Cues right before and right after a noun that, together, name it as a comparison ("切得像参数那么彻底")."""
     refuters_before: re.Pattern[str]
     """Cues that introduce a claim only to reject it (有人以为, it is a myth that, a common slip is)."""
     refuters_after: re.Pattern[str]
@@ -92,6 +95,8 @@ class StanceCues:
             negation_after=re.compile(f"\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
             object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
             object_exclusion_after=_any(cues["object_exclusion_after"]),
+            object_compared_before=re.compile(f"(?:{'|'.join(cues['object_compared_before'])})\\s*$", re.IGNORECASE),
+            object_compared_after=_any(cues["object_compared_after"]),
             refuters_before=_any(cues["refuters_before"]),
             refuters_after=_any(cues["refuters_after"]),
             refuters_next=re.compile(f"\\s*(?:{'|'.join(cues['refuters_next'])})", re.IGNORECASE),
@@ -118,8 +123,9 @@ class StanceCues:
 
     def excluded(self, sentence: str, start: int, end: int) -> bool:
         """Whether the noun at `start:end` is excluded by a cue right before it ("not activations") or right after it
-        ("activations 之外的")."""
-        return bool(self.object_negation.search(sentence, max(0, start - 16), start) or self.object_exclusion_after.match(sentence, end))
+        ("activations 之外的"), or named as a comparison ("像参数那么")."""
+        compared = self.object_compared_before.search(sentence, max(0, start - 8), start) and self.object_compared_after.match(sentence, end)
+        return bool(self.object_negation.search(sentence, max(0, start - 16), start) or self.object_exclusion_after.match(sentence, end) or compared)
 
     def read(
         self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = ""
