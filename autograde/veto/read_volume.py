@@ -23,6 +23,8 @@ RELATIVE_REACH = 6
 """Characters between a collective and the "which" of a relative clause about it."""
 QUANTITY_REACH = 16
 """A stage named after a quantity owns it only when close ("2Ψ for DDP"), not anywhere later in the clause."""
+LEDGER_VALUES = 2
+"""Fewest values a sentence about traffic lists for a conclusion after it ("So it's 4Ψ.") to be their total."""
 LESSON_REACH = 24
 """Characters before a value within which a word names it as the lesson's ("课上说的 2Ψ")."""
 SOLE_REACH = 40
@@ -44,7 +46,7 @@ def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     comm = sentence.book.word("comm")
     names_traffic = comm.search(sentence.text) is not None
     about_traffic = names_traffic or comm.search(sentence.previous_question)
-    if about_traffic or _traffic_next(sentence, comm) or _stage_valued(sentence):
+    if about_traffic or _traffic_next(sentence, comm) or _total_after_ledger(sentence, comm) or _stage_valued(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -66,6 +68,18 @@ def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
     return (
         len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
         and not sentence.has("memory_noun") and not sentence.has("memory_saved") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
+    )
+
+
+def _total_after_ledger(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
+    """Whether a short sentence stating one value, opened as a conclusion ("So really it's 4Ψ;"), follows one that lists
+    traffic with values of its own ("forward all-gather Ψ, backward all-gather Ψ, then an all-reduce costing 2Ψ"): its
+    value is that traffic's total."""
+    text = sentence.text
+    return (
+        len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
+        and not sentence.has("memory_noun") and sentence.has("concluded_total")
+        and sentence.previous_text.count("ψ") >= LEDGER_VALUES and bool(comm.search(sentence.previous_text))
     )
 
 
