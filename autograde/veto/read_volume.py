@@ -64,23 +64,23 @@ def _traffic_next(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
     """Whether a short sentence stating one value, with no memory (nor memory saved), formula or N_d in it, is followed by
     one that opens on its traffic ("ZeRO-3 is also 2Ψ; it just chops the traffic into more messages"): its value is a
     volume."""
-    text = sentence.text
-    return (
-        len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
-        and not sentence.has("memory_noun") and not sentence.has("memory_saved") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
-    )
+    return _one_bare_value(sentence) and not sentence.has("memory_saved") and bool(comm.search(sentence.next_text[:NEXT_REACH]))
 
 
 def _total_after_ledger(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
     """Whether a short sentence stating one value, opened as a conclusion ("So really it's 4Ψ;"), follows one that lists
     traffic with values of its own ("forward all-gather Ψ, backward all-gather Ψ, then an all-reduce costing 2Ψ"): its
     value is that traffic's total."""
-    text = sentence.text
     return (
-        len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/"))
-        and not sentence.has("memory_noun") and sentence.has("concluded_total")
+        _one_bare_value(sentence) and sentence.has("concluded_total")
         and sentence.previous_text.count("ψ") >= LEDGER_VALUES and bool(comm.search(sentence.previous_text))
     )
+
+
+def _one_bare_value(sentence: PreparedSentence) -> bool:
+    """Whether the sentence is short and states one value of Ψ, with no memory, formula or N_d in it."""
+    text = sentence.text
+    return len(text) <= NEXT_REACH and text.count("ψ") == 1 and not any(mark in text for mark in ("n_d", "+", "=", "/")) and not sentence.has("memory_noun")
 
 
 def _stage_valued(sentence: PreparedSentence) -> bool:
