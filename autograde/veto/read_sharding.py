@@ -50,10 +50,6 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage != other and not m.reference), None)
             if subject is None or _exempt(sentence, word, clause, start) or _not_a_claim(sentence, clause, start, end):
                 continue
-            if word == "relieves" and not _stage_does_it(sentence, clause, start):
-                continue
-            if word == "shrinks_with_ranks" and sentence.has("smaller_batch"):
-                continue  # "每张卡的 batch 变小了，激活也随 N_d 下降": data parallelism's own split
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
             bound = bound_states(sentence, clause, subject, start, end, word)
@@ -94,7 +90,13 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
     whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; copies said to be
     removed or saved are whole only before the stage ("saves the ~138 GB of replicated gradients"); a variant that
     replicates by design (hybrid sharding across nodes, SHARD_GRAD_OP between forward and backward), named in this
-    sentence or the one before, keeps its copies whole."""
+    sentence or the one before, keeps its copies whole. A relieving verb is a split only when a stage right before it
+    does the relieving; a state shrinking with N_d is not one when a smaller batch per rank is why ("每张卡的 batch 变小了，
+    激活也随 N_d 下降": data parallelism's own split)."""
+    if word == "relieves":
+        return not _stage_does_it(sentence, clause, start)
+    if word == "shrinks_with_ranks":
+        return sentence.has("smaller_batch")
     if word != "keep_full":
         return False
     if sentence.has("temporary", *clause) or sentence.has("before_sharding", *clause):
