@@ -198,10 +198,12 @@ def _when(
 
     def gap(o0: int, o1: int, a: int, b: int) -> float:
         """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a
-        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather"), or
-        before it unless it leads into the collective ("after the optimizer step, an all-gather")."""
+        phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather") or
+        past "之后" after it, or before it unless it leads into the collective ("after the optimizer step, an all-gather")."""
         if o1 <= a:
-            return float("inf") if _SEPARATOR.search(text, o1, a) or "=" in text[o1:a] else a - o1  # past "= 3Ψ": the sum's aside
+            if _SEPARATOR.search(text, o1, a) or "=" in text[o1:a] or sentence.book.word("phase_follows").match(text, o1, a):
+                return float("inf")  # past "= 3Ψ" (the sum's aside) or "RS 之后" (a phase after the collective)
+            return a - o1
         if b <= o0 and _SEPARATOR.search(text, b, o0) and not sentence.book.word("phase_lead").fullmatch(text, b, o0):
             return float("inf")  # "…in the backward, and (3) all-gather …": the phase closed an item before this one
         return max(0, o0 - b)
