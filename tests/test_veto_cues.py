@@ -81,12 +81,24 @@ def test_a_broken_fact_is_reported(tmp_path: Path, edit: object, message: str) -
         ("x?", 0, False),
         ("\\w+ing", 0, False),
         ("[^,]{0,4}ψ", 0, False),
+        ("(?<![\\w.])\\d{2,4}\\s*k|长序列", 0, True),
+        ("\\s+then\\b|之后", re.IGNORECASE, True),
+        ("\\d*ψ|\\w+ing", 0, False),
     ],
 )
 def test_a_lookahead_leads_only_patterns_whose_first_characters_are_known(pattern: str, flags: int, leads: bool) -> None:
     """Is a first-character lookahead added where a match's first character is one of a known few, and nowhere a match
     could start with anything or be empty?"""
     assert with_fast_start(pattern, flags).pattern.startswith("(?=[") is leads
+
+
+@pytest.mark.parametrize("text", ["128k 上下文", "١٢٨k context", "１２８k", "long  then", "x\u3000then"])
+def test_a_digit_or_space_in_the_lookahead_matches_as_the_pattern_does(text: str) -> None:
+    """Does a lookahead that names \\d or \\s admit every digit and space the pattern admits (non-ASCII ones too)?"""
+    for pattern in ("\\d+\\s*k", "\\s+then"):
+        fast = with_fast_start(pattern)
+        assert fast.pattern.startswith("(?=[\\")
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in re.finditer(pattern, text)]
 
 
 def test_the_lookahead_changes_no_match() -> None:

@@ -11,6 +11,9 @@ from autograde.veto.pattern_cache import shared_cache
 
 MAX_RANGE = 256
 """A character range wider than this in a pattern's first position is not worth listing: no lookahead is added."""
+CATEGORIES = {sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_SPACE: r"\s"}
+"""Character classes a match may start with that the lookahead names as they are (a digit or a space is selective
+enough; a word character is not)."""
 
 
 def with_fast_start(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -29,13 +32,15 @@ def fast_start(pattern: str, flags: int = 0) -> str:
         return pattern  # unknown, or the pattern can match the empty string
     chars = set(first[0])
     if flags & re.IGNORECASE:
-        chars |= {c.upper() for c in chars} | {c.lower() for c in chars} | {c.casefold() for c in chars}
-    chars = {c for c in chars if len(c) == 1}
-    return "(?=[" + "".join(_in_class(c) for c in sorted(chars)) + "])(?:" + pattern + ")"
+        chars |= {variant for c in chars if len(c) == 1 for variant in (c.upper(), c.lower(), c.casefold())}
+    classes = sorted(c for c in chars if c in CATEGORIES.values())
+    literals = sorted(c for c in chars if len(c) == 1)
+    return "(?=[" + "".join(classes) + "".join(_in_class(c) for c in literals) + "])(?:" + pattern + ")"
 
 
 def _first(items: list[Any]) -> tuple[set[str], bool] | None:
-    """(characters a match of the sequence `items` can start with, whether the sequence can match empty); None when not known."""
+    """(characters a match of the sequence `items` can start with, `CATEGORIES` escapes among them, whether the sequence
+    can match empty); None when not known."""
     chars: set[str] = set()
     for op, value in items:
         found = _first_of(op, value)
@@ -72,11 +77,13 @@ def _first_of(op: Any, value: Any) -> tuple[set[str], bool] | None:
 
 
 def _first_in(items: list[Any]) -> tuple[set[str], bool] | None:
-    """The characters a character class matches, if it lists them."""
+    """The characters a character class matches, if it lists them or names a class in `CATEGORIES`."""
     chars: set[str] = set()
     for op, value in items:
         if op is sre.LITERAL:
             chars.add(chr(value))
+        elif op is sre.CATEGORY and value in CATEGORIES:
+            chars.add(CATEGORIES[value])
         elif op is sre.RANGE and value[1] - value[0] <= MAX_RANGE:
             chars |= {chr(code) for code in range(value[0], value[1] + 1)}
         else:
