@@ -152,7 +152,7 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         own = sum(facts.units[c] * n for c, n in parts)
         earlier = [c for flag in claim.flags if flag.startswith("earlier:") for c in flag.split(":", 1)[1].split(",") if c in facts.units]
         right = (own, own + sum(facts.units[c] for c in earlier))  # the list may have begun a sentence before
-        return VOLUME if total not in right and not _ring_factor(own, total) else None  # "7/8 Ψ + 7/8 Ψ, 合计 1.75Ψ"
+        return VOLUME if total not in right and not _ring_factor(own, total, claim) else None  # "7/8 Ψ + 7/8 Ψ, 合计 1.75Ψ"
     if claim.subject == "each collective":
         return VOLUME if any(unit != facts.units[str(claim.other)] for unit in facts.units.values()) else None
     if claim.subject in facts.units:
@@ -161,7 +161,7 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         unit = facts.units[claim.subject]
         if isinstance(value, TrafficInGB):
             return VOLUME if _wrong_in_gb(value, unit) else None
-        return VOLUME if value != unit and not _ring_factor(unit, float(value)) else None  # type: ignore[arg-type]
+        return VOLUME if value != unit and not _ring_factor(unit, float(value), claim) else None  # type: ignore[arg-type]
     wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in claim.guesses or {claim.subject}]
     return VOLUME if all(wrong) else None  # a guessed stage: wrong whichever of the stages named it is about
 
@@ -172,7 +172,7 @@ def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:
     if isinstance(claim.value, TrafficInGB):
         return _wrong_in_gb(claim.value, own)
     if claim.relation is None:
-        if claim.value == own or _ring_factor(own, float(claim.value)):  # type: ignore[arg-type]
+        if claim.value == own or _ring_factor(own, float(claim.value), claim):  # type: ignore[arg-type]
             return False
         if not claim.marked and (claim.value == 1 or f"beside:{own:g}" in claim.flags):
             return None  # a bare Ψ is mostly one collective's; a right total beside a wrong one is a correction
@@ -201,18 +201,21 @@ def _wrong_in_gb(traffic: TrafficInGB, own: float) -> bool | None:
     return None
 
 
-RING_RANKS = 4
-"""Fewest ranks for which a volume given with the ring's (N_d − 1)/N_d factor ("(7/8)Ψ + (7/8)Ψ = 1.75Ψ") is read as exact."""
+RING_RANKS = 8
+"""Fewest ranks for which a volume given with the ring's (N_d − 1)/N_d factor ("(7/8)Ψ + (7/8)Ψ = 1.75Ψ") is read as exact
+when the answer names no rank count: "ZeRO-2 约 1.5Ψ" is a wrong total, not 2Ψ on 4 GPUs."""
 
 
-def _ring_factor(right: float, value: float) -> bool:
-    """Whether `value` is `right` times (N_d − 1)/N_d for a GPU count N_d (a power of two) of at least RING_RANKS: not
-    2.5Ψ for 3Ψ (N_d = 6), a common wrong total."""
+def _ring_factor(right: float, value: float, claim: Claim) -> bool:
+    """Whether `value` is `right` times (N_d − 1)/N_d for the rank count the answer names with the claim, or for a GPU
+    count (a power of two) of at least RING_RANKS: not 2.5Ψ for 3Ψ (N_d = 6), a common wrong total."""
     if value.is_integer() or not 0 < value < right:
         return False
     ranks = right / (right - value)
     whole = round(ranks)
-    return ranks >= RING_RANKS and abs(ranks - whole) < 1e-6 and whole & (whole - 1) == 0
+    if abs(ranks - whole) >= 1e-6:
+        return False
+    return f"ranks:{whole}" in claim.flags or (ranks >= RING_RANKS and whole & (whole - 1) == 0)
 
 
 def _wrong_ratio(own: float, claim: Claim, theirs: float | None) -> bool | None:

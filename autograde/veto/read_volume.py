@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
 from collections.abc import Iterator
 
 from autograde.veto.claims import PER_RANK_VOLUMES, VALUES_AS_BYTES, Claim, Relation, TrafficInGB
@@ -42,7 +43,15 @@ _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 
 
 def volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
-    """Every claim of `sentence` about communication volume."""
+    """Every claim of `sentence` about communication volume, each marked with the rank count the answer names by then
+    ("ranks:4"), for which a volume with the ring's (N_d − 1)/N_d factor is exact."""
+    ranks = sentence.setting.updated(sentence.book, sentence.text).ranks
+    for claim in _volume_claims(sentence):
+        yield claim if ranks is None else replace(claim, flags=claim.flags | {f"ranks:{ranks}"})
+
+
+def _volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Every claim of `sentence` about communication volume, as it says it."""
     comm = sentence.book.word("comm")
     names_traffic = comm.search(sentence.text) is not None
     about_traffic = names_traffic or comm.search(sentence.previous_question)
