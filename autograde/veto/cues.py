@@ -207,6 +207,8 @@ _STRUCTURE = {
     "question_forms": "{}",
     "belief_question": "{}",
     "topic_consequence": "{}",
+    "topic_reason": "{}",
+    "topic_lead": "{}",
 }
 """The entries of `cues` about clause structure (the others are stance cues), each with where it must match."""
 

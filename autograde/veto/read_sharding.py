@@ -192,17 +192,32 @@ def _about_traffic(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
 
 
 def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict[str, bool]:
-    """The state opening a Chinese sentence whose last clause, opened by 所以/因此, has no object of its own
-    ("FP32 master 权重因为每卡都要用，所以仍然每卡全量保存"), bound loosely; else nothing."""
-    text = sentence.text
-    if not sentence.book.structure["topic_consequence"].match(text, clause[0]) or not _CJK.search(text, *clause):
+    """The state a Chinese clause with no object of its own acts on, bound loosely: the one opening the sentence when the
+    clause is opened by 所以/因此 ("FP32 master 权重因为每卡都要用，所以仍然每卡全量保存"), or the one opening the clause
+    before when a reason follows it there ("优化器状态因为更新时需要全量，每张卡还是完整保存的"); else nothing."""
+    text, nouns = sentence.text, sentence.book.word("object_noun")
+    if not _CJK.search(text, *clause) or nouns.search(text, *clause):
         return {}
-    if sentence.book.word("object_noun").search(text, *clause):
-        return {}
-    opening = sentence.book.word("object_noun").match(text, len(text) - len(text.lstrip(" (")))  # its own precision word included
+    if sentence.book.structure["topic_consequence"].match(text, clause[0]):
+        opening = nouns.match(text, len(text) - len(text.lstrip(" (")))  # its own precision word included
+    else:
+        opening = _reasoned_topic(sentence, clause)
     if opening is None:
         return {}
     return {c: False for c in STATES if sentence.book.word(c).fullmatch(opening.group())}
+
+
+def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.Match[str] | None:
+    """The state opening the clause before `clause` when a reason or purpose follows it, in that clause or as the clause
+    between them ("优化器状态因为…,")."""
+    text, reason, nouns = sentence.text, sentence.book.structure["topic_reason"], sentence.book.word("object_noun")
+    lead = sentence.book.structure["topic_lead"]
+    before = [(lead.match(text, a + len(text[a:b]) - len(text[a:b].lstrip(" ,"))).end(), b) for a, b in sentence.clauses if b <= clause[0]]
+    if len(before) >= 2 and reason.match(text, before[-1][0]):
+        opening = nouns.match(text, before[-2][0])
+        return opening if opening and not text[opening.end() : before[-2][1]].strip() else None
+    opening = nouns.match(text, before[-1][0]) if before else None
+    return opening if opening and reason.match(text, opening.end()) else None
 
 
 def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, int], m_start: int, m_end: int, start: int) -> bool:
