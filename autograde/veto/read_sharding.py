@@ -210,9 +210,9 @@ def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict
 def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.Match[str] | None:
     """The state opening the clause before `clause` when a reason or purpose follows it, in that clause or as the clause
     between them ("优化器状态因为…,")."""
-    text, reason, nouns = sentence.text, sentence.book.structure["topic_reason"], sentence.book.word("object_noun")
-    lead = sentence.book.structure["topic_lead"]
-    before = [(lead.match(text, a + len(text[a:b]) - len(text[a:b].lstrip(" ,"))).end(), b) for a, b in sentence.clauses if b <= clause[0]]
+    text, nouns = sentence.text, sentence.book.word("object_noun")
+    reason, lead = sentence.book.structure["topic_reason"], sentence.book.structure["topic_lead"]
+    before = [(lead.match(text, b - len(text[a:b].lstrip(" ,"))).end(), b) for a, b in sentence.clauses if b <= clause[0]]
     if len(before) >= 2 and reason.match(text, before[-1][0]):
         opening = nouns.match(text, before[-2][0])
         return opening if opening and not text[opening.end() : before[-2][1]].strip() else None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 
 from autograde.veto.claims import PER_RANK_VOLUMES, VALUES_AS_BYTES, Claim, Relation, TrafficInGB
 from autograde.veto.ledger import Ledger

@@ -44,7 +44,7 @@ class StageTagger:
         (`strategy_subject`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
-        self._before = re.compile(f"(?:{cues['reference_before']})\\s*[\"'“‘]?\\s*$")  # "as 'DDP's 2Ψ …'"
+        self._before = re.compile(f"(?:{cues['reference_before']})\\s*[\"']?\\s*$")  # "as 'DDP's 2Ψ …'" (quotes made ASCII)
         self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
