@@ -35,14 +35,16 @@ SETS = (
     "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65",
     "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75",
     "blind76", "blind77", "blind78", "blind79", "blind80", "blind81", "blind82", "blind83", "blind84", "blind85",
-    "blind86", "blind87", "blind88", "blind89", "blind90", "blind91", "blind92", "blind93",
+    "blind86", "blind87", "blind88", "blind89", "blind90", "blind91", "blind92", "blind93", "blind94", "blind95",
+    "blind96", "blind97",
 )
 """dev: the lead's examples; train…train5: written while building the rules (train3…train5 as whole answers, each
 measured once before tuning); holdout, holdout2: written before any tuning; blind…blind10: each written by someone who never saw
 the checker."""
-NEVER_TUNED = ("blind90", "blind91", "blind92", "blind93")
-"""Sets no rule has been tuned on (written blind by four helpers during the thirty-sixth claims round, from the brief in
-bench/blind_set_brief.md, and measured once on the finished checker of the thirty-seventh); --failures never lists
+NEVER_TUNED = ("blind90", "blind91", "blind92", "blind93", "blind94", "blind95", "blind96", "blind97")
+"""Sets no rule has been tuned on (blind90…93 written blind by four helpers during the thirty-sixth claims round,
+blind94…97 by four more during the thirty-seventh, from the brief in bench/blind_set_brief.md, all eight measured once
+on the thirty-seventh's finished checker); --failures never lists
 their rows. The fifteenth round was tuned on every answer that was
 unseen before it (holdout2, blind39, blind40 and the odd ids of blind11…38), so none of those is held out now."""
 HALF_TUNED = (
@@ -173,6 +175,10 @@ FIRST_RUNS: dict[str, tuple[float, float, str]] = {
     "blind91": (0.920, 0.852, "issue 18 thirty-sixth claims round, written blind by a helper, measured once on the thirty-seventh's finished checker"),
     "blind92": (0.945, 0.963, "issue 18 thirty-sixth claims round, written blind by a helper, measured once on the thirty-seventh's finished checker"),
     "blind93": (0.920, 0.852, "issue 18 thirty-sixth claims round, written blind by a helper, measured once on the thirty-seventh's finished checker"),
+    "blind94": (0.839, 0.870, "issue 18 thirty-seventh claims round, written blind by a helper, measured once on its finished checker"),
+    "blind95": (0.918, 0.833, "issue 18 thirty-seventh claims round, written blind by a helper, measured once on its finished checker"),
+    "blind96": (0.961, 0.907, "issue 18 thirty-seventh claims round, written blind by a helper, measured once on its finished checker"),
+    "blind97": (0.922, 0.870, "issue 18 thirty-seventh claims round, written blind by a helper, measured once on its finished checker"),
 }
 """(precision, recall, when) of each set's first run while nobody had read its failures."""
 CLAIMS_MODEL_FIRST_RUNS: dict[str, tuple[float, float]] = {
