@@ -199,7 +199,10 @@ def _when(
     def gap(o0: int, o1: int, a: int, b: int) -> float:
         """How far a collective at o0:o1 is from a phase at a:b; infinite for a phase past a comma after it (such a
         phase opens what follows: "RS，以及优化器 step 之后把新参数 AG", "after the optimizer step, an all-gather") or
-        past "之后" after it, or before it unless it leads into the collective ("after the optimizer step, an all-gather")."""
+        past "之后" after it, or before it unless it leads into the collective ("after the optimizer step, an all-gather"); and
+        for a phase said to be local ("grad RS (optimizer step local)"), an item of its own."""
+        if sentence.book.word("phase_local").match(text, b):
+            return float("inf")
         if o1 <= a:
             if _SEPARATOR.search(text, o1, a) or "=" in text[o1:a] or sentence.book.word("phase_follows").match(text, o1, a):
                 return float("inf")  # past "= 3Ψ" (the sum's aside) or "RS 之后" (a phase after the collective)
