@@ -15,6 +15,7 @@ from autograde.veto.sentences import quoted_spans, split_sentences
         ("第一句。第二句！第三句？", ["第一句。", "第二句！", "第三句？"]),
         ("A；B．C", ["A；", "B．", "C"]),
         ("It is 1.5x DDP. e.g. this. Fig. 2 shows it.", ["It is 1.5x DDP.", "e.g. this.", "Fig. 2 shows it."]),
+        ("Stage 3 splits all state incl. activations. So it fits.", ["Stage 3 splits all state incl. activations.", "So it fits."]),
         ('"FSDP shards activations." That\'s wrong.', ['"FSDP shards activations."', "That's wrong."]),
         ("常见误解是“ZeRO-3 会分片激活。”这是错的。", ["常见误解是“ZeRO-3 会分片激活。”", "这是错的。"]),
         ("- first point\n* second point\n1. third point\n(a) fourth", ["first point", "second point", "third point", "fourth"]),

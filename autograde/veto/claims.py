@@ -109,7 +109,7 @@ class Claim:
                 ) if part
             )
             return self._with_stance(f"{subject} · runs · {what}")
-        topic = {"shards": "shards" if self.sharded else "keeps whole", "axis": "shards along", "identity": "is", "scaling": "per-GPU memory"}.get(self.topic, self.topic)
+        topic = {"shards": "shards" if self.sharded else "keeps whole", "axis": "shards along", "identity": "is", "scaling": "per-GPU memory", "activations-alone": "by itself"}.get(self.topic, self.topic)
         if self.topic == "shards" and self.exact:
             topic += " only"
         value = f"{self.value:g}×" if self.relation == "ratio-to" and isinstance(self.value, float) else _value(self.value, self.topic)

@@ -65,6 +65,9 @@ class ScalingReading:
     is 16Ψ/N_d, per-GPU memory goes to zero": the formula is the premise of a claim about all of per-GPU memory)."""
     reclaimed_by: re.Pattern[str] | None
     denied: bool
+    topic: str
+    """The claim's topic for the judge: "scaling" (per-GPU memory without a floor) or "activations-alone" (ZeRO-3 by
+    itself said to take care of the activations)."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,7 @@ def _reading(expand: _Expander, entry: Mapping[str, Any]) -> ScalingReading:
     return ScalingReading(
         entry["claim"], _compile(expand(entry["says"])), optional("needs"), optional("clause_needs"), optional("limited"),
         optional("limited_sentence"), optional("limited_elsewhere"), optional("reclaimed_by"), bool(entry.get("denied")),
+        entry.get("topic", "scaling"),
     )
 
 

@@ -122,6 +122,11 @@ def _scaling(claim: Claim, facts: Facts) -> str | None:
     return SCALING if held else None
 
 
+def _activations_alone(claim: Claim, facts: Facts) -> str | None:
+    """ZeRO-3 by itself said to take care of the activations of long sequences: it would have to shard them."""
+    return ACTIVATIONS if facts.never_sharded and claim.stance == "asserted" else None
+
+
 def _memory(claim: Claim, facts: Facts) -> str | None:
     """A stage's per-GPU static memory: wrong when its split is not the stage's, nor that of another stage the sentence
     compares it with (whose formula it may be: "ZeRO-1 相比 DDP 的 2Ψ + 2Ψ + 12Ψ")."""
@@ -293,4 +298,5 @@ _JUDGES: dict[str, Callable[[Claim, Facts], str | tuple[str, ...] | None]] = {
     "volume": _volume,
     "step": _step,
     "scaling": _scaling,
+    "activations-alone": _activations_alone,
 }

@@ -21,6 +21,27 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             clause = sentence.clause_around(start, end)
             if sentence.has("activations", *clause) or (word == "tp_axis_split" and not sentence.has("shard", *clause)):
                 continue
-            named = [m.stage for m in sentence.mentions if clause[0] <= m.start < start]  # "那是 TP group 内的切分": none
-            if named and named[-1] not in sentence.book.others:
-                yield Claim(named[-1], "axis", axis, start, end)
+            stage = _splitting_stage(sentence, clause, start)
+            if stage is not None:
+                yield Claim(stage, "axis", axis, start, end)
+
+
+def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> str | None:
+    """The stage a split at `start` is said of: the one named last before it in its clause ("那是 TP group 内的切分": none,
+    another axis), else one likened to another axis there or right before ("ZeRO-3 和 TP 一样是沿 TP 维度切的", "ZeRO-3 跟
+    TP 一样，是沿着 TP 维度切的"), else the topic a possessive pronoun opening the clause carries on ("它的参数分片是沿 TP
+    维度做的")."""
+    others = sentence.book.others
+    named = [m for m in sentence.mentions if clause[0] <= m.start < start]
+    if named and named[-1].stage not in others:
+        return named[-1].stage
+    stages = [m for m in sentence.mentions if m.start < start and m.stage not in others]
+    likened = sentence.book.word("likened_axis")
+    for mention in reversed(stages):
+        likening = likened.match(sentence.text, mention.start)
+        if likening and (likening.end() > clause[0] or not sentence.text[likening.end():clause[0]].strip(" ,，")):
+            return mention.stage
+    if named:
+        return None
+    possessive = sentence.book.word("possessive_opener").match(sentence.text, clause[0], start)
+    return sentence.topic if possessive and sentence.topic not in (None, *others) else None

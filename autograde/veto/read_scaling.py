@@ -38,5 +38,5 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 reading.reclaimed_by and sentence.present(reading.reclaimed_by, *clause)
             ):
                 continue
-            yield Claim(subject, "scaling", reading.claim, start, end, negated_form=reading.denied)
+            yield Claim(subject, reading.topic, reading.claim, start, end, negated_form=reading.denied)
 

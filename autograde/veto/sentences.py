@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 # A sentence ends at Chinese or full-width stops, ! ? ; (either width), or an English period followed by space.
 _STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+")
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no|incl|esp|resp)\.$", re.IGNORECASE)
 _NUMBER_DOT = re.compile(r"\d\.$")
 """A number's dot ("step 1. then", "v2. x") ends no sentence unless a capital letter or a Chinese character follows ("ZeRO-1. Prefetch…")."""
 _SENTENCE_OPENING = re.compile(r"\s+[\"'“‘(（]?[A-Z\u3400-\u9fff]")
