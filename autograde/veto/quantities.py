@@ -32,6 +32,9 @@ class QuantityCues:
     """Right before: a mark that it is the sum ("所以总共 4Ψ", "so 4Ψ")."""
     total_after: re.Pattern[str]
     """Right after: a mark that it is the sum ("4Ψ in total")."""
+    sum_named_before: re.Pattern[str]
+    """Right before: a reduce-scatter and an all-gather, then their sum named as such ("RS and AG …, the total is"),
+    which makes even a bare Ψ the step's total."""
 
     @classmethod
     def from_cues(cls, cues: dict[str, str]) -> QuantityCues:
@@ -42,12 +45,18 @@ class QuantityCues:
             component_before=re.compile(f"(?:{cues['component_before']})$"),
             total_before=re.compile(f"(?:{cues['total_before']})\\s*$", re.IGNORECASE),
             total_after=re.compile(f"^\\s*(?:{cues['total_after']})", re.IGNORECASE),
+            sum_named_before=re.compile(f"(?:{cues['sum_named_before']})$", re.IGNORECASE),
         )
 
     def marked_total(self, sentence: str, start: int, end: int) -> bool:
         """Whether the quantity at `start:end` is marked as the sum of the step ("so 4Ψ in total"), not one part of it."""
         before, after = sentence[max(0, start - 32) : start], sentence[end : end + 16]
         return bool(self.total_before.search(before) or self.total_after.search(after))
+
+    def sum_named(self, sentence: str, start: int) -> bool:
+        """Whether the quantity at `start` follows the sum of a reduce-scatter and an all-gather named as such ("RS and AG
+        are Ψ/2 each, the total is Ψ"), bare as it may be."""
+        return bool(self.sum_named_before.search(sentence, max(0, start - 128), start))
 
     def totals(self, sentence: str) -> list[Quantity]:
         """The quantities of `sentence` that read as a whole-step total."""

@@ -114,7 +114,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
             continue  # "the '2Ψ' in the lecture is a simplification": the lesson's figure, dismissed
         clause = sentence.clause_around(q.start, q.end)
         sole = _sole_total(sentence, clause, q.start)
-        marked = sole if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole  # a bare Ψ is one collective's unless "only"
+        bare_marked = sole or quantities.sum_named(text, q.start)  # a bare Ψ is one collective's unless "only" or "the total is"
+        marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
         reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
         owner = (
