@@ -144,7 +144,10 @@ class LedgerReader:
             each = bool(m.group("after")) and bool(self.each.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
             aggregate = self.aggregate.search(gap) and not each
             halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
-            stated = None if aggregate or halved or self.result.search(gap) or self.operand.match(gap) else m.group("after") or before
+            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
+            # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
+            unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap)
+            stated = None if unowned else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
@@ -153,7 +156,6 @@ class LedgerReader:
             runs = 1 if m.group("per_run") or each or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
-            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
             found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced, each))
         return _slash_pairs_unvalued(text, found)
 
