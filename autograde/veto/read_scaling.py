@@ -28,6 +28,8 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = sentence.subject(clause, start)
             if subject in book.techniques:
                 subject = sentence.topic  # "recompute 是 optional 的：只要 N_d 够大…": a technique on one rank scales with nothing
+            elif subject == "ddp" and sentence.has("scale_out"):
+                subject = sentence.topic  # "只要 DP 够大…": the data-parallel group growing is how the stage scales out
             if subject not in book.scaling.stages:
                 continue
             if reading.clause_needs and not sentence.present(reading.clause_needs, *clause):
