@@ -68,6 +68,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             count = _count(sentence, start)
             if carries is None and when is None and not extra and not uses and count is None:
                 continue
+            if uses and carries is None and when is None and not extra and count is None and _about_activations(sentence):
+                continue  # "activation 不 redundant，shard 了也没法用 all-gather 还原": a use for activations, no stage's step
             counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start)
             flags = {"counted"} if carries == "activations" and counted else set()
             if sentence.has("qualifies_use", *clause):
@@ -249,3 +251,8 @@ def _count(sentence: PreparedSentence, start: int) -> int | None:
             times = NUMBER_WORDS.get(number) or int(number)
             return times if times > 1 else None
     return None
+
+
+def _about_activations(sentence: PreparedSentence) -> bool:
+    """Whether the sentence names activations and none of the model states: a collective it uses would act on them."""
+    return sentence.has("activations") and not sentence.has("state_noun")
