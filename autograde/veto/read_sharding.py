@@ -295,14 +295,15 @@ def _only(sentence: PreparedSentence, start: int, end: int) -> bool:
 def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     """Whether activations said to be split are another axis's: the sentence names TP, SP, CP or PP (not a technique
     such as recomputation, which splits nothing over ranks: "…scatter 到各个 rank 上存，再配合 recompute 就够了"), or a
-    split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own, nor the sentence the
-    data-parallel ranks as where the pieces go ("沿 hidden 维切成 N_d 份，每个 DP rank 只存一份")."""
+    split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own (unless the split runs
+    across the TP group), nor the sentence the data-parallel ranks as where the pieces go ("沿 hidden 维切成 N_d 份，每个 DP rank 只存一份")."""
     book = sentence.book
     named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
     over_dp = any(not book.stance.excluded(sentence.text, a, b) for a, b in sentence.spans("over_dp_ranks"))
-    return not sentence.names_stage(*clause) and not over_dp  # "…, not across the data-parallel group" names no DP target
+    across_tp = sentence.has("tp_axis_split")  # "ZeRO-R partitions activation checkpoints across the TP group": TP's axis
+    return (across_tp or not sentence.names_stage(*clause)) and not over_dp  # "…, not across the data-parallel group" names no DP target
 
 
 def _relation(sentence: PreparedSentence, clause: tuple[int, int], subject: str | None, start: int, end: int) -> tuple[Relation | None, str | None]:
