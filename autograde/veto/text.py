@@ -43,7 +43,7 @@ def find_vetoes(
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
-            consequence = ACTIVATIONS in found and not sentence.has("scale_out")  # said after the activations were sharded
+            consequence = ACTIVATIONS in found and not _scales_out(sentence)  # said after the activations were sharded
             for veto_id in verdict(claim, facts):
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
@@ -51,6 +51,12 @@ def find_vetoes(
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
                     found[veto_id] = Veto(veto_id, evidence, "text", detail)
     return list(found.values())
+
+
+def _scales_out(sentence: PreparedSentence) -> bool:
+    """Whether the sentence adds GPUs, or divides all memory, activations included, by N_d ("divides everything by N_d —
+    weights, grads, Adam moments and activations"): its long-context claim then rests on scaling, not on the sharding."""
+    return sentence.has("scale_out") or (sentence.has("including_activations") and sentence.has("divided_by_ranks"))
 
 
 def _claims(sentence: PreparedSentence, facts: Facts) -> Iterator[Claim]:
