@@ -166,9 +166,12 @@ class LedgerReader:
         return "ψ" not in piece and not self.joiner.search(piece)
 
     def _opens_sum(self, text: str, position: int) -> bool:
-        """Whether the parenthesis a value opened before the collective ending at `position` goes on to add others."""
+        """Whether the parenthesis a value opened before the collective ending at `position` goes on to add others, or to
+        list them ("3Ψ (AG forward, AG backward, RS gradients)")."""
         closing = text.find(")", position)
-        return bool(self.joiner.search(text, position, closing if closing >= 0 else position + 40))
+        end = closing if closing >= 0 else position + 40
+        listed = closing >= 0 and self.list_joiner.search(text, position, end) and self.part.search(text, position, end)
+        return bool(self.joiner.search(text, position, end) or listed)
 
     def ledgers(self, text: str) -> list[Ledger]:
         """The sums of collectives in `text` ("AG + AG + RS", or a listed composition), each with its stated total."""
