@@ -61,6 +61,8 @@ class LedgerReader:
     """Ending the text before a collective: the sum is compared with it ("加起来等于原来的 AR"), which is no part of it."""
     operand: re.Pattern[str]
     """Between a collective and a value: what it acts on ("all-reduce on Ψ elements"), not what it moves."""
+    negated: re.Pattern[str]
+    """Between a collective and a value: a negation ("reduce-scatter 单独不是 2Ψ"), so the value is denied, not stated."""
     list_joiner: re.Pattern[str]
     """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
     composition: re.Pattern[str]
@@ -112,6 +114,7 @@ class LedgerReader:
             joiner=re.compile(cues["joiner"], re.IGNORECASE),
             compared_before=re.compile(cues["compared_before"], re.IGNORECASE),
             operand=re.compile(cues["operand"], re.IGNORECASE),
+            negated=re.compile(cues["negated"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
             composition=re.compile(cues["composition"], re.IGNORECASE),
             total_before=re.compile(rf"(?:(\d+(?:\.\d+)?)?ψ)\s*(?:{cues['total_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
@@ -146,7 +149,7 @@ class LedgerReader:
             halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
-            unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap)
+            unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap) or self.negated.search(gap)
             stated = None if unowned else m.group("after") or before
             beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None

@@ -226,10 +226,11 @@ def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, 
 
 def _prompt_comparison(sentence: PreparedSentence, clause: tuple[int, int], subject: str) -> bool:
     """Whether a comparison may be the prompt's of one reduce-scatter with one all-reduce (made or quoted): made in its
-    clause, or in a sentence that does not name the stage compared ("快两倍就是数据量减半")."""
+    clause outside quotes, or in a sentence that does not name the stage compared ("快两倍就是数据量减半")."""
     if not sentence.has("rs_vs_ar"):
         return False
-    return sentence.has("rs_vs_ar", *clause) or all(m.stage != subject for m in sentence.mentions)
+    made_here = sentence.present(sentence.book.word("rs_vs_ar"), *clause)  # "ZeRO-1 halves it - that's what 'RS is 2x …' means"
+    return made_here or all(m.stage != subject for m in sentence.mentions)
 
 
 def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
