@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PSI_MULTIPLE = r"(?<![\w.])(\d+(?:\.\d+)?)?ψ"
+PSI_MULTIPLE = r"(?<![a-z0-9_.])(\d+(?:\.\d+)?)?ψ"
 """A multiple of Ψ ("3ψ", "ψ", "0.5ψ"), its coefficient captured when written."""
-QUANTITY = re.compile(rf"{PSI_MULTIPLE}(?![\w]|\s*/)")
+QUANTITY = re.compile(rf"{PSI_MULTIPLE}(?![a-z0-9_]|\s*/)")
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ class StageTagger:
         `figure_after`, `strategy_after`); and an FSDP strategy that opens a clause, which stands for its stage
         (`strategy_subject`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
-        self._alias = re.compile("|".join(alternatives), re.IGNORECASE)
+        self._alias = re.compile("|".join(alternatives), re.IGNORECASE | re.ASCII)  # "用TP", "跟DDP一样": a CJK letter is no word
         self._before = re.compile(f"(?:{cues['reference_before']})\\s*[\"']?\\s*$")  # "as 'DDP's 2Ψ …'" (quotes made ASCII)
         self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
