@@ -15,7 +15,15 @@ _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
 """Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
 = 2Ψ (AG 发生在 step 之后)"), not the collective's."""
 _EQUALS_VALUE = re.compile(r"\s*(?:=|≈)\s*((?:\d+(?:\.\d+)?)?ψ)(?!\s*[+/])")
+_HALVED = r"(?:\s*/\s*2(?![\d.]))?"
+"""A value written as a fraction of Ψ ("Ψ/2"): read as that multiple, unlike Ψ over N_d."""
 """Right after a collective and the value beside it: another value it equals ("AR(Ψ) = 2Ψ"), what it moves on that operand."""
+
+
+def psi_multiple(stated: str) -> float:
+    """The multiple of Ψ a stated value is ("2ψ" → 2, "ψ" → 1, "ψ/2" → 0.5)."""
+    coefficient, _, divisor = stated.partition("ψ")
+    return float(coefficient or 1) / float(divisor.strip(" /") or 1)
 
 
 @dataclass(frozen=True)
@@ -101,7 +109,7 @@ class LedgerReader:
         """Compile the `ledger` section of the cue book (macros already expanded)."""
         collectives = "|".join(f"(?P<{name}>{cues[name]})" for name in names)
         plain = "|".join(cues[name] for name in names)
-        value = r"(?P<{0}>(?:\d+(?:\.\d+)?)?ψ)(?![\w]|\s*/|\s*→)(?!{1})"
+        value = rf"(?P<{{0}}>(?:\d+(?:\.\d+)?)?ψ{_HALVED})(?![\w]|\s*/|\s*→)(?!{{1}})"
         part = (
             rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
             rf"(?:(?<![a-z\d./⁄第])(?P<count>\d+|{'|'.join(NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?)?"
@@ -155,7 +163,7 @@ class LedgerReader:
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
                 stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
-            value = float(stated[:-1] or 1) if stated else None
+            value = psi_multiple(stated) if stated else None
             runs = 1 if m.group("per_run") or each or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
@@ -217,7 +225,8 @@ class LedgerReader:
         bare = _ASIDE.sub(" ", between)
         if "=" in bare or "ψ" in bare or len(bare) > 40 or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
-        return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and self.list_joiner.search(bare)))
+        # a stage named between two listed collectives starts a clause of its own ("RS 是 AR 的一半，但 ZeRO-1 还有一个 AG")
+        return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and "⟨" not in bare and self.list_joiner.search(bare)))
 
     def _total(self, text: str, start: int, last: Part) -> float | None:
         """The total a sum from `start` to its `last` part states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来

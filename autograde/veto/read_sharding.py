@@ -267,12 +267,13 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     if position is None:
         return None
     nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.excluded(text, a, b)]
-    if not nouns:
-        nouns = [m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)]
-    if not nouns:
+    if nouns:
+        named = nouns[-1]
+    else:  # the sentence before: its topic, the noun it opens with ("Activations can't be deduplicated the way weights can")
+        named = next((m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)), None)
+    if named is None:
         return None
-    last = nouns[-1]
-    return next((c for c in STATES if sentence.book.word(c).fullmatch(last)), None)
+    return next((c for c in STATES if sentence.book.word(c).fullmatch(named)), None)
 
 
 def _direct_object(sentence: PreparedSentence, end: int, limit: int) -> int | None:
