@@ -59,7 +59,8 @@ def _shards(claim: Claim, facts: Facts) -> str | None:
         return _adds_over(claim, facts, members, states)
     if claim.exact:  # "ZeRO-1 and ZeRO-2 both shard only the optimizer states" is said of each
         each = len(members) == 1 or claim.subject in facts.each
-        wrong = each and claim.sharded and claim.stance == "asserted" and any(states != facts.sharded[m] for m in members)
+        union = len(members) > 1 and states == frozenset().union(*(facts.sharded[m] for m in members))  # "ZeRO-1/2 只切优化器和梯度": between them
+        wrong = each and not union and claim.sharded and claim.stance == "asserted" and any(states != facts.sharded[m] for m in members)
         return (ACTIVATIONS if states & facts.never_sharded else SHARD_TARGET) if wrong else None
     (state,) = states
     if claim.subject in facts.groups and claim.subject not in facts.each and state not in facts.never_sharded:
