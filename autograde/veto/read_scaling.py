@@ -7,6 +7,9 @@ from collections.abc import Iterator
 from autograde.veto.claims import Claim
 from autograde.veto.prepared import PreparedSentence
 
+FRONTED_TOPIC_CHARS = 32
+"""Longest opening of a sentence before a claim's clause that is read as its fronted topic ("For long sequences though, …")."""
+
 
 def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about per-GPU memory without a floor, by the cue book's scaling readings."""
@@ -32,7 +35,7 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 subject = sentence.topic  # "只要 DP 够大…": the data-parallel group growing is how the stage scales out
             if subject not in book.scaling.stages:
                 continue
-            if reading.clause_needs and not sentence.present(reading.clause_needs, *clause):
+            if reading.clause_needs and not sentence.present(reading.clause_needs, *_with_fronted_topic(sentence, clause)):
                 continue
             if reading.limited and sentence.present(reading.limited, *clause):
                 continue
@@ -42,3 +45,11 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             yield Claim(subject, reading.topic, reading.claim, start, end, negated_form=reading.denied)
 
+
+
+def _with_fronted_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:
+    """The clause with a short opening of the sentence about long context right before it, which sets its topic
+    ("长序列时，…", "For long sequences though, ZeRO-3 is enough on its own")."""
+    if 0 < clause[0] <= FRONTED_TOPIC_CHARS and sentence.has("long_context", 0, clause[0]):
+        return 0, clause[1]
+    return clause

@@ -269,6 +269,8 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.excluded(text, a, b)]
     if nouns:
         named = nouns[-1]
+    elif sentence.has("generic_noun", 0, position):
+        return None  # "同一份数据在 N_d 个 rank 上各存一遍，ZeRO 把它改成只存一遍": data in general, no state
     else:  # the sentence before: its topic, the noun it opens with ("Activations can't be deduplicated the way weights can")
         named = next((m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)), None)
     if named is None:
