@@ -15,12 +15,12 @@ _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
 """Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
 = 2Ψ (AG 发生在 step 之后)"), not the collective's."""
 _EQUALS_VALUE = re.compile(r"\s*(?:=|≈)\s*((?:\d+(?:\.\d+)?)?ψ)(?!\s*[+/])")
-_HALVED = r"(?:\s*/\s*2(?![\d.]))?"
-"""A value written as a fraction of Ψ ("Ψ/2"): read as that multiple, unlike Ψ over N_d."""
 """Right after a collective and the value beside it: another value it equals ("AR(Ψ) = 2Ψ"), what it moves on that operand."""
+_HALVED = r"(?:\s*/\s*2(?![\d.]))?"
+"""A value written as a half of Ψ ("Ψ/2"): read as that multiple, unlike Ψ over N_d."""
 
 
-def psi_multiple(stated: str) -> float:
+def _psi_multiple(stated: str) -> float:
     """The multiple of Ψ a stated value is ("2ψ" → 2, "ψ" → 1, "ψ/2" → 0.5)."""
     coefficient, _, divisor = stated.partition("ψ")
     return float(coefficient or 1) / float(divisor.strip(" /") or 1)
@@ -163,7 +163,7 @@ class LedgerReader:
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
                 stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
-            value = psi_multiple(stated) if stated else None
+            value = _psi_multiple(stated) if stated else None
             runs = 1 if m.group("per_run") or each or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2

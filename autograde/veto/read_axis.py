@@ -29,9 +29,9 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> str | None:
     """The stage a split at `start` is said of: the one named last before it in its clause ("那是 TP group 内的切分": none,
     another axis), else one likened to another axis there or right before ("ZeRO-3 和 TP 一样是沿 TP 维度切的", "ZeRO-3 跟
-    TP 一样，是沿着 TP 维度切的"), else the stage named earlier in the sentence that an English "it" opening the clause stands for ("ZeRO-3 fits because it
-    shards params across the pipeline stages"), else the topic a Chinese pronoun opening the clause carries on ("它的参数分片是沿
-    TP 维度做的", "它把参数沿 TP 的维度切开")."""
+    TP 一样，是沿着 TP 维度切的"), else the stage named earlier in the sentence, outside quotes, that an English "it"
+    opening the clause stands for ("ZeRO-3 fits because it shards params across the pipeline stages"), else the topic a
+    Chinese pronoun opening the clause carries on ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
     others = sentence.book.others
     named = [m for m in sentence.mentions if clause[0] <= m.start < start]
     if named and named[-1].stage not in others:

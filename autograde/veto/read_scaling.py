@@ -46,7 +46,6 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             yield Claim(subject, reading.topic, reading.claim, start, end, negated_form=reading.denied)
 
 
-
 def _with_fronted_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:
     """The clause with a short opening of the sentence about long context right before it, which sets its topic
     ("长序列时，…", "For long sequences though, ZeRO-3 is enough on its own")."""
