@@ -41,9 +41,10 @@ def find_vetoes(
         return []
     found: dict[str, Veto] = {}
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
+        scales_out = _scales_out(sentence)
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
-            consequence = ACTIVATIONS in found and not _scales_out(sentence)  # said after the activations were sharded
+            consequence = ACTIVATIONS in found and not scales_out  # said after the activations were sharded (here too)
             for veto_id in verdict(claim, facts):
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
