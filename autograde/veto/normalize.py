@@ -53,6 +53,8 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"(?i)\b(ca|wo)nt\b", r"\1n't"),
     (r"(?i)\b(do|does|did|is|are|was|were|would|should|could|has|have|had|must|need)nt\b", r"\1n't"),
     (r"木有|莫得", "没有"),
+    # A second negation set off by dashes or commas ("does not - and cannot - shard") joins the first, unbroken.
+    (r"(?i)(\bnot|n't|\bcannot)\s*(?:,|\s-)\s+((?:and|or|nor)\s[^-,.;]{0,40}?)\s*(?:,|\s-)\s+", r"\1 \2 "),
     # "No X that won't fit" says any X fits.
     (r"(?i)\bno (model|context length|sequence length|sequence|context)((?: or (?:model|context length|sequence length|sequence|context))?) (?:that|which) (?:won't|will not|can't|cannot|doesn't|does not) fit", r"any \1\2 fits"),
     # "No X is too long/big" says any X: "没有太长的 context" → "任意长度的 context" (no negation left to mislead).
@@ -111,6 +113,8 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\(\s*(\d*(?:\.\d+)?Ψ)\s*\)(?=\s*/)", r"\1"),
     (r"\(\s*(\d*(?:\.\d+)?Ψ)\s*\)", r" \1 "),  # spaced, so "梯度（2Ψ）再" keeps 2Ψ a word of its own
     (r"(\d+(?:\.\d+)?)\s*(?:倍|times\b|×(?!\s*[\d(]))", r"\1x"),
+    # Ψ moved a number of times is that multiple of Ψ ("moves Ψ three times per step" → "moves 3Ψ per step").
+    (r"(?i)\b((?:mov|send|transfer|ship|push|communicat)\w*)\s+Ψ\s*(\d+)x\b", r"\1 \2Ψ"),
     (r"\s+", " "),
 )
 _COMPILED = tuple((re.compile(pattern), replacement) for pattern, replacement in _REWRITES)
