@@ -11,6 +11,8 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
+_LISTED = re.compile(r"\s*(?:和|与|跟|、|\band\b)\s*")
+"""Between two collectives listed as one subject ("RS 和 AR", "RS、AG")."""
 _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
 """Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
 = 2Ψ (AG 发生在 step 之后)"), not the collective's."""
@@ -94,6 +96,8 @@ class LedgerReader:
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
     each: re.Pattern[str]
     """Between a sum and a value: the value is each part's, not the total ("各≈Ψ", "每项都是 Ψ")."""
+    both: re.Pattern[str]
+    """Between the last of two collectives listed and a value: the value is both's ("RS 和 AR 都是 2Ψ")."""
     replaced: re.Pattern[str]
     """Right before a collective: it is what the others replace ("RS + AG 代替 AR"), no part of the sum."""
     plain: re.Pattern[str]
@@ -136,6 +140,7 @@ class LedgerReader:
             half_before=re.compile(cues["half_before"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
+            both=re.compile(cues["both"], re.IGNORECASE),
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
             plain=re.compile(plain, re.IGNORECASE),
             compared_before_total=re.compile(cues["compared_before_total"], re.IGNORECASE),
@@ -152,7 +157,7 @@ class LedgerReader:
             gap = m.group("gap") or ""
             total_before = self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())
             before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
-            each = bool(m.group("after")) and bool(self.each.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
+            each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
             aggregate = self.aggregate.search(gap) and not each
             halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
@@ -168,7 +173,7 @@ class LedgerReader:
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced, each))
-        return _slash_pairs_unvalued(text, found)
+        return _slash_pairs_unvalued(text, _each_value_shared(text, found))
 
     def _opens_piece(self, text: str, position: int) -> bool:
         """Whether nothing adds up or gives a value in the 80 characters before `position` (back to a stop): a collective
@@ -259,6 +264,16 @@ def _restated_once(chain: list[Part]) -> list[Part]:
     if half >= 2 and len(chain) % 2 == 0 and all(p.value is None for p in named) and same_order:
         return restated
     return chain
+
+
+def _each_value_shared(text: str, parts: list[Part]) -> list[Part]:
+    """`parts` with a value said of each of the collectives listed before it ("RS 和 AR 都是 2Ψ", "RS、AG 各 Ψ") given to
+    the unvalued ones of that list too."""
+    shared = list(parts)
+    for i, (listed, given) in enumerate(zip(parts, parts[1:])):
+        if given.each and given.value is not None and listed.value is None and _LISTED.fullmatch(text, listed.end, given.start):
+            shared[i] = replace(listed, count=1, value=given.value, beside=True, each=True)
+    return shared
 
 
 def _slash_pairs_unvalued(text: str, parts: list[Part]) -> list[Part]:

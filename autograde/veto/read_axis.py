@@ -29,9 +29,10 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> str | None:
     """The stage a split at `start` is said of: the one named last before it in its clause ("那是 TP group 内的切分": none,
     another axis), else one likened to another axis there or right before ("ZeRO-3 和 TP 一样是沿 TP 维度切的", "ZeRO-3 跟
-    TP 一样，是沿着 TP 维度切的"), else the stage named earlier in the sentence, outside quotes, that an English "it"
-    opening the clause stands for ("ZeRO-3 fits because it shards params across the pipeline stages"), else the topic a
-    Chinese pronoun opening the clause carries on ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
+    TP 一样，是沿着 TP 维度切的"), else the stage named last earlier in the sentence, outside quotes, when the clause goes
+    on from it ("ZeRO-3 fits because it shards params across the pipeline stages", "ZeRO-3 partitions the parameters, and
+    the partitioning is done across the TP group"), else the topic a Chinese pronoun opening the clause carries on
+    ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
     others = sentence.book.others
     named = [m for m in sentence.mentions if clause[0] <= m.start < start]
     if named and named[-1].stage not in others:
@@ -44,8 +45,8 @@ def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start:
             return mention.stage
     if named:
         return None
-    if sentence.book.word("it_opener").match(sentence.text, clause[0], start):
-        unquoted = [m for m in stages if not any(q0 <= m.start < q1 for q0, q1 in sentence.quotes)]
-        return unquoted[-1].stage if unquoted else None
+    unquoted = [m for m in stages if not any(q0 <= m.start < q1 for q0, q1 in sentence.quotes)]
+    if unquoted and sentence.book.word("continuing_opener").match(sentence.text, clause[0], start):
+        return unquoted[-1].stage
     pronoun = sentence.book.word("pronoun_opener").match(sentence.text, clause[0], start)
     return sentence.topic if pronoun and sentence.topic not in (None, *others) else None

@@ -382,10 +382,13 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _collective_before(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
     """The collective a figure at `position` is said of: the last one before it in its clause, with only a verb or a
-    hedge between (the cue book's `collective_figure_gap`: "RS 约 14 GB", "the all-gather moves about 14 GB")."""
+    hedge between (the cue book's `collective_figure_gap`: "RS 约 14 GB", "the all-gather moves about 14 GB"), and not the
+    second of a pair summed ("RS+AG 约 28 GB")."""
     ops = [(a, b) for a, b in sentence.spans("op") if clause[0] <= a and b <= position]
     if not ops or not sentence.book.word("collective_figure_gap").fullmatch(sentence.text, ops[-1][1], position):
         return None
+    if len(ops) > 1 and sentence.book.word("collective_sum_gap").fullmatch(sentence.text, ops[-2][1], ops[-1][0]):
+        return None  # "RS+AG 约 28 GB": the pair's figure, the stage's step
     named = sentence.text[ops[-1][0] : ops[-1][1]]
     return next((c for w, c in COLLECTIVE_WORDS if sentence.book.word(w).fullmatch(named)), None)
 

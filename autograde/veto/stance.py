@@ -20,6 +20,8 @@ Stance = Literal["asserted", "denied", "open", "reported"]
 _LEADING_PUNCTUATION = re.compile(r"[\s,;:.!\"'()\-—–]*")
 _ASIDES = re.compile(r"\([^()]{0,400}\)")
 """A parenthetical aside: a verdict inside one judges the aside's own claim, not one before it."""
+_QUOTED = re.compile(r'"[^"]+"')
+"""A phrase in double quotes, however short ("不能分片")."""
 
 
 def _any(patterns: Sequence[str]) -> re.Pattern[str]:
@@ -262,7 +264,12 @@ class SentenceStance:
         closed = before is not None and (
             self._spans("corrections").any_between(before, start) or bool(self._spans("refuters_after").within(before, start))
         )
-        return bool((before is not None and not closed) or self._refuters_after.any_between(end, len(self._text) + 1) or self._next_refutes)
+        return bool((before is not None and not closed) or self._refuted_after(end) or self._next_refutes)
+
+    def _refuted_after(self, end: int) -> bool:
+        """Whether a refuter after a claim ending at `end` rejects it: one with a quote between them rejects the quote
+        ("ZeRO-3 会把 activation 也 partition，所以"不能分片"只对前两档成立")."""
+        return any(not _QUOTED.search(self._text, end, refuter) for refuter, _ in self._refuters_after.within(end, len(self._text) + 1))
 
     def _attributed(self, start: int, end: int) -> bool:
         """Whether the claim at `start:end` is someone else's: quoted or reported, and not endorsed by the student.
