@@ -11,6 +11,8 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
+_GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*$")
+"""Between two parts: words about the first, maybe its value, then the "+" that goes on to the next."""
 _LISTED = re.compile(r"\s*(?:和|与|跟|、|\band\b)\s*")
 """Between two collectives listed as one subject ("RS 和 AR", "RS、AG")."""
 _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
@@ -196,7 +198,8 @@ class LedgerReader:
         found: list[Ledger] = []
         chain: list[Part] = []
         for index, part in enumerate([*parts, None]):
-            if part is not None and chain and not part.replaced and self._joined(text[chain[-1].end : part.start], listed):
+            headed = bool(chain) and bool(self.total_before.search(text, 0, chain[0].start))
+            if part is not None and chain and not part.replaced and self._joined(text[chain[-1].end : part.start], listed, headed):
                 chain.append(part)
                 continue
             chain = _restated_once(chain)
@@ -225,10 +228,13 @@ class LedgerReader:
                 return True
         return False
 
-    def _joined(self, between: str, listed: bool) -> bool:
-        """Whether the text between two parts joins them into one sum (asides in parentheses aside)."""
+    def _joined(self, between: str, listed: bool, headed: bool = False) -> bool:
+        """Whether the text between two parts joins them into one sum (asides in parentheses aside); in a sum headed by its
+        total ("3Ψ = AG … + AG again in backward because we freed them after forward Ψ + RS") a long gloss of a part, its
+        value at the end, may sit before the "+"."""
         bare = _ASIDE.sub(" ", between)
-        if "=" in bare or "ψ" in bare or len(bare) > 40 or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
+        glossed = headed and len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare)
+        if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         # a stage named between two listed collectives starts a clause of its own ("RS 是 AR 的一半，但 ZeRO-1 还有一个 AG")
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and "⟨" not in bare and self.list_joiner.search(bare)))
