@@ -159,7 +159,7 @@ class LedgerReader:
             gap = m.group("gap") or ""
             total_before = self._opens_sum(text, m.end()) or _EQUALS_BEFORE.search(text, max(0, m.start() - 4), m.start())
             before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
-            each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是 2Ψ": each run's own value
+            each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是/都是 2Ψ": each one's value
             aggregate = self.aggregate.search(gap) and not each
             halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
@@ -198,8 +198,7 @@ class LedgerReader:
         found: list[Ledger] = []
         chain: list[Part] = []
         for index, part in enumerate([*parts, None]):
-            headed = bool(chain) and bool(self.total_before.search(text, 0, chain[0].start))
-            if part is not None and chain and not part.replaced and self._joined(text[chain[-1].end : part.start], listed, headed):
+            if part is not None and chain and not part.replaced and self._joined(text, chain[0].start, chain[-1].end, part.start, listed):
                 chain.append(part)
                 continue
             chain = _restated_once(chain)
@@ -228,12 +227,12 @@ class LedgerReader:
                 return True
         return False
 
-    def _joined(self, between: str, listed: bool, headed: bool = False) -> bool:
-        """Whether the text between two parts joins them into one sum (asides in parentheses aside); in a sum headed by its
-        total ("3Ψ = AG … + AG again in backward because we freed them after forward Ψ + RS") a long gloss of a part, its
-        value at the end, may sit before the "+"."""
-        bare = _ASIDE.sub(" ", between)
-        glossed = headed and len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare)
+    def _joined(self, text: str, start: int, last_end: int, next_start: int, listed: bool) -> bool:
+        """Whether the text between the last part of a sum begun at `start` and the next part joins them into one sum
+        (asides in parentheses aside); in a sum headed by its total ("3Ψ = AG … + AG again in backward because we freed
+        them after forward Ψ + RS") a long gloss of a part, its value at the end, may sit before the "+"."""
+        bare = _ASIDE.sub(" ", text[last_end:next_start])
+        glossed = len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare) and self.total_before.search(text, 0, start)
         if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         # a stage named between two listed collectives starts a clause of its own ("RS 是 AR 的一半，但 ZeRO-1 还有一个 AG")
