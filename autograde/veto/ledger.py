@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "two": 2, "three": 3}
 """Counts written as words before a collective ("twice", "two all-gathers")."""
@@ -275,7 +276,7 @@ def _each_value_shared(text: str, parts: list[Part]) -> list[Part]:
     """`parts` with a value said of each of the collectives listed before it ("RS 和 AR 都是 2Ψ", "RS、AG 各 Ψ") given to
     the unvalued ones of that list too."""
     shared = list(parts)
-    for i, (listed, given) in enumerate(zip(parts, parts[1:])):
+    for i, (listed, given) in enumerate(pairwise(parts)):
         if given.each and given.value is not None and listed.value is None and _LISTED.fullmatch(text, listed.end, given.start):
             shared[i] = replace(listed, count=1, value=given.value, beside=True, each=True)
     return shared
