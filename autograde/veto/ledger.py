@@ -14,8 +14,6 @@ _STOP = re.compile(r"[;。]")
 _SLASH = re.compile(r"\s*/\s*")
 _GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*$")
 """Between two parts: words about the first, maybe its value, then the "+" that goes on to the next."""
-_LISTED = re.compile(r"\s*(?:和|与|跟|、|\band\b)\s*")
-"""Between two collectives listed as one subject ("RS 和 AR", "RS、AG")."""
 _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
 """Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
 = 2Ψ (AG 发生在 step 之后)"), not the collective's."""
@@ -101,6 +99,8 @@ class LedgerReader:
     """Between a sum and a value: the value is each part's, not the total ("各≈Ψ", "每项都是 Ψ")."""
     both: re.Pattern[str]
     """Between the last of two collectives listed and a value: the value is both's ("RS 和 AR 都是 2Ψ")."""
+    listed_pair: re.Pattern[str]
+    """Between two collectives listed as one subject ("RS 和 AR", "RS、AG"), matched whole."""
     replaced: re.Pattern[str]
     """Right before a collective: it is what the others replace ("RS + AG 代替 AR"), no part of the sum."""
     plain: re.Pattern[str]
@@ -144,6 +144,7 @@ class LedgerReader:
             result=re.compile(cues["result"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
             both=re.compile(cues["both"], re.IGNORECASE),
+            listed_pair=re.compile(cues["listed_pair"], re.IGNORECASE),
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
             plain=re.compile(plain, re.IGNORECASE),
             compared_before_total=re.compile(cues["compared_before_total"], re.IGNORECASE),
@@ -176,7 +177,7 @@ class LedgerReader:
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced, each))
-        return _slash_pairs_unvalued(text, _each_value_shared(text, found))
+        return _slash_pairs_unvalued(text, _each_value_shared(text, found, self.listed_pair))
 
     def _opens_piece(self, text: str, position: int) -> bool:
         """Whether nothing adds up or gives a value in the 80 characters before `position` (back to a stop): a collective
@@ -272,12 +273,12 @@ def _restated_once(chain: list[Part]) -> list[Part]:
     return chain
 
 
-def _each_value_shared(text: str, parts: list[Part]) -> list[Part]:
+def _each_value_shared(text: str, parts: list[Part], listed_pair: re.Pattern[str]) -> list[Part]:
     """`parts` with a value said of each of the collectives listed before it ("RS 和 AR 都是 2Ψ", "RS、AG 各 Ψ") given to
     the unvalued ones of that list too."""
     shared = list(parts)
     for i, (listed, given) in enumerate(pairwise(parts)):
-        if given.each and given.value is not None and listed.value is None and _LISTED.fullmatch(text, listed.end, given.start):
+        if given.each and given.value is not None and listed.value is None and listed_pair.fullmatch(text, listed.end, given.start):
             shared[i] = replace(listed, count=1, value=given.value, beside=True, each=True)
     return shared
 
