@@ -199,6 +199,7 @@ _STRUCTURE = {
     "strong_breaks": "{}",
     "subordinate": r"[\s,:;()—-]*(?:{})",
     "relative_opener": r"\s*(?:{})",
+    "contrast_ellipsis": "{}",
     "antecedent_modifier": "{}",
     "pronouns": "{}",
     "continues_subject": "{}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from autograde.veto.claims import Claim, Relation
 from autograde.veto.prepared import PreparedSentence
@@ -73,12 +74,12 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             temporary = frozenset({"temporary"}) if sentence.has("temporary", *clause) else frozenset()
             if exact or relation in ("adds-over", "first-at"):
                 flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
-                yield Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags)
+                yield from _with_contrast(sentence, Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags), clause)
                 continue
             universal = frozenset(STATES["all_states"]) if "all_states" in bound else frozenset()
             for state in sorted(states):
                 flags = temporary | (frozenset() if state in strict else frozenset({"loose"})) | (frozenset({"universal"}) if state in universal else frozenset())
-                yield Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags)
+                yield from _with_contrast(sentence, Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags), clause)
     yield from _identities(sentence)
     yield from _gapped(sentence)
     yield from _notation(sentence)
@@ -340,6 +341,18 @@ def _next_first_at(sentence: PreparedSentence, clause: tuple[int, int], end: int
         return clause[1]
     comma = max(sentence.text.rfind(",", end, later[0]), sentence.text.rfind(";", end, later[0]))
     return comma if comma != -1 else later[0]
+
+
+def _with_contrast(sentence: PreparedSentence, claim: Claim, clause: tuple[int, int]) -> Iterator[Claim]:
+    """The claim, and the same said by ellipsis of another stage right after its clause ("ZeRO-1/2 can't shard
+    activations, but ZeRO-3 does", "ZeRO-3 切参数，而 ZeRO-2 不会"); the second's stance is read at its own words."""
+    yield claim
+    contrast = sentence.book.structure["contrast_ellipsis"].match(sentence.text, clause[1])
+    if contrast is None:
+        return
+    stage = _ANY_TAG.match(contrast.group("stage"))
+    if stage is not None and stage.group(1) != claim.subject and stage.group(1) not in sentence.book.others:
+        yield replace(claim, subject=stage.group(1), start=contrast.end("verb"), end=contrast.end("verb"), relation=None, other=None)
 
 
 def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
