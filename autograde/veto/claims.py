@@ -75,7 +75,7 @@ class Claim:
     """How the claim was read, for the judge: "loose" (a noun bound past another noun, too far for a denial),
     "temporary" (said of a layer gathered for compute), "universal" (one of the states "everything" stands for), "asked"
     (its stage is only the question's), "earlier:<collectives>" (for a ledger: those the sentence before names, which
-    its total may also count)."""
+    its total may also count), "named-other" (a comparison whose other stage the clause names)."""
     guesses: frozenset[str] = field(default=frozenset())
     """When the sentence names no stage for the claim and its subject is the topic of the sentences before: every stage
     the answer has named so far (and the question's), any of which the student may mean."""

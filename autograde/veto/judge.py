@@ -168,7 +168,9 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         if isinstance(value, TrafficInGB):
             return VOLUME if _wrong_in_gb(value, unit) else None
         return VOLUME if value != unit and not _ring_factor(unit, float(value), claim) else None  # type: ignore[arg-type]
-    wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in claim.guesses or {claim.subject}]
+    # a stage compared with a stage the clause names ("比 ZeRO-1 多") is not that stage
+    guesses = claim.guesses - {claim.other} if "named-other" in claim.flags else claim.guesses
+    wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in guesses or {claim.subject}]
     return VOLUME if all(wrong) else None  # a guessed stage: wrong whichever of the stages named it is about
 
 

@@ -249,6 +249,8 @@ class LedgerReader:
         if goes_on or (last.each and _EQUALS_VALUE.match(text, end)):
             return None
         before = self.total_before.search(text, max(0, start - 32), start)
+        if before and "(" in before.group(0) and ")" in text[before.end() : last.start]:
+            before = None  # "Ψ (bwd AG) + Ψ (RS)": a parenthesis closed before the sum goes on glosses one value, it heads no sum
         if before and not (
             self.compared_before_total.search(text, max(0, before.start() - 8), before.start())
             or self.each_before_total.search(text, max(0, before.start() - 24), before.start())

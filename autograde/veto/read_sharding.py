@@ -40,6 +40,7 @@ _PIECE_MARKS = (":", ";", " - ", "—")
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     """Every claim of `sentence` about the states a stage shards or keeps whole."""
+    glossed = {state for _, state, _, _ in _state_glosses(sentence)}  # each glossed with its own stage: read there
     for word, sharded in PREDICATES:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
@@ -59,7 +60,8 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if "activations" in bound and _other_axis(sentence, clause):
                 del bound["activations"]
             states = frozenset(
-                state for word_class in bound for state in STATES[word_class] if not _not_sharding(sentence, clause, subject, state)
+                state for word_class in bound for state in STATES[word_class]
+                if not _not_sharding(sentence, clause, subject, state) and state not in glossed
             )
             if relation == "same-as" and ((not states and not _about_traffic(sentence, clause)) or sentence.book.word("same_set").match(sentence.text, end, clause[1])):
                 yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
@@ -84,6 +86,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from _gapped(sentence)
     yield from _notation(sentence)
     yield from _conjoined_same(sentence)
+    yield from _glossed_stages(sentence)
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], start: int) -> bool:
@@ -381,6 +384,23 @@ def _conjoined_same(sentence: PreparedSentence) -> Iterator[Claim]:
     for found in sentence.book.word("conjoined_same").finditer(sentence.text):
         if found.group("a") != found.group("b"):
             yield Claim(found.group("a"), "shards", frozenset(), found.start("verb"), found.end(), "same-as", found.group("b"))
+
+
+def _state_glosses(sentence: PreparedSentence) -> list[tuple[str, str, int, int]]:
+    """States listed each with the stage that first shards it in parentheses ("参数（ZeRO-1 就已经切了）、梯度（ZeRO-2）"),
+    as (stage, state, start, end), in a list of two or more; none otherwise."""
+    found = []
+    for gloss in sentence.book.word("state_gloss").finditer(sentence.text):
+        states = [s for c in STATES if sentence.book.word(c).fullmatch(gloss.group("state")) for s in STATES[c]]
+        if len(states) == 1:
+            found.append((gloss.group("stage")[1:-1], states[0], gloss.start("stage"), gloss.end()))
+    return found if len(found) >= 2 else []
+
+
+def _glossed_stages(sentence: PreparedSentence) -> Iterator[Claim]:
+    """Each glossed stage of a list of states first shards its state."""
+    for stage, state, start, end in _state_glosses(sentence):
+        yield Claim(stage, "shards", frozenset({state}), start, end, "first-at", stage)
 
 
 NOTATION = {"os": "optimizer", "g": "gradients", "p": "parameters"}

@@ -212,8 +212,9 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             if not others and _prompt_comparison(sentence, clause, subject):
                 continue  # the prompt's "reduce-scatter is twice as fast as all-reduce" compares two collectives
             value = _compared_value(sentence, relation, start, end)
+            named = frozenset({"named-other"}) if others else frozenset()
             for other in others or [None]:
-                yield Claim(subject, "volume", value, start, end, relation, other)
+                yield Claim(subject, "volume", value, start, end, relation, other, flags=named)
 
 
 def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, end: int) -> object:
@@ -240,8 +241,8 @@ def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
     for word, relation in COMPARISONS:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            if sentence.subjects.first_from(clause[0], clause[1]) is not None:
-                continue
+            if sentence.subjects.first_from(clause[0], clause[1]) is not None or sentence.clause_around(start, start + 1) != clause:
+                continue  # a stage's comparison, or words read across a clause break ("half the traffic -- the half saved")
             every = sorted((a, b, c) for w, c in COLLECTIVE_WORDS if w != "gather" for a, b in sentence.spans(w))
             named = [(a, b, c) for a, b, c in every if clause[0] <= a < clause[1]]
             before = [(a, b, c) for a, b, c in named if max(clause[0], start - COMPARED_REACH) <= a and b <= end] or _relative_antecedent(sentence, clause, every)
