@@ -28,6 +28,8 @@ OWN_FIRST_AT_REACH = 4
 """Characters after a predicate within which a "first at" cue is its own ("partitioned from ZeRO-1 onwards")."""
 ONLY_REACH = 3
 """Characters between "only" and the verb it restricts ("只切", "only shards", "shards only")."""
+TECHNIQUE_REACH = 120
+"""Characters before a split within which a stage doing the technique read as its subject is the doer."""
 """Characters around a predicate within which a relation cue ("on top of ZeRO-2", "一样") relates its states."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
@@ -36,6 +38,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
+_PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
+"""What may stand between a noun and the participle of a passive split it is the subject of ("the activations get split")."""
+_IRREGULAR_PARTICIPLES = frozenset({"split", "spread", "cut"})
 
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
@@ -44,7 +49,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     for word, sharded in PREDICATES:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            subject = sentence.subject(clause, start)
+            subject = _doer(sentence, sentence.subject(clause, start), start)
             relation, other = _relation(sentence, clause, subject, start, end)
             subject = other if relation == "first-at" else subject  # "梯度要到 ZeRO-3 才切" is about the state
             if relation == "adds-over" and subject == other and not sentence.stance.inside_aside(start):
@@ -87,6 +92,15 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from _notation(sentence)
     yield from _conjoined_same(sentence)
     yield from _glossed_stages(sentence)
+
+
+def _doer(sentence: PreparedSentence, subject: str | None, start: int) -> str | None:
+    """The subject of a split, or the stage that does the technique read as its subject ("ZeRO-3 会做 partition activation
+    checkpointing，把保存的激活均分到各 rank")."""
+    if subject not in sentence.book.techniques:
+        return subject
+    doer = sentence.book.word("technique_done_by_stage").search(sentence.text, max(0, start - TECHNIQUE_REACH), start)
+    return doer.group("stage") if doer else subject
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], start: int) -> bool:
@@ -237,9 +251,11 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
 
 
 def _kept_split(sentence: PreparedSentence, noun_end: int, start: int, end: int) -> bool:
-    """Whether a split participle follows its noun at once ("keeps the activation checkpoints distributed across the
-    group"): the noun is what is split, whatever verb keeps it so."""
-    return sentence.text[end - 2 : end] == "ed" and not sentence.text[noun_end:start].strip()
+    """Whether a split participle follows its noun at once, or after a passive's auxiliary ("keeps the activation
+    checkpoints distributed across the group", "…, the activations get split too"): the noun is what is split,
+    whatever verb before it keeps it so."""
+    participle = sentence.text[end - 2 : end] == "ed" or sentence.text[start:end] in _IRREGULAR_PARTICIPLES
+    return participle and _PASSIVE_GAP.fullmatch(sentence.text, noun_end, start) is not None
 
 
 def _class_starts(sentence: PreparedSentence, word_class: str) -> set[int]:

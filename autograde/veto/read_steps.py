@@ -45,8 +45,11 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if not sentence.mentions and _described(sentence, clause, start, end):
                 continue
-            if collective == "broadcast" and sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start):
-                continue  # "补一个 AG（≈Ψ）广播新参数": the all-gather's verb, no broadcast of its own
+            if collective == "broadcast" and (
+                sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start)
+                or sentence.book.word("gather_named_after").match(sentence.text, end)
+            ):
+                continue  # "补一个 AG（≈Ψ）广播新参数", "参数要广播给所有人：all-gather": the all-gather's verb, no broadcast of its own
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
@@ -70,7 +73,10 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if uses and carries is None and when is None and not extra and count is None and _about_activations(sentence):
                 continue  # "activation 不 redundant，shard 了也没法用 all-gather 还原": a use for activations, no stage's step
-            counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start)
+            counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start) or (
+                sentence.previous_text.rstrip().endswith(";") and bool(sentence.book.word("volume_head").search(sentence.previous_text))
+                and sentence.has("volume_part", clause[0], len(sentence.text))
+            )  # "ZeRO-3 的 3Ψ：…；反向 all-gather 的其实是激活，…，Ψ": a part of the total a list begun before the semicolon heads
             flags = {"counted"} if carries == "activations" and counted else set()
             if sentence.has("qualifies_use", *clause):
                 flags.add("qualified")

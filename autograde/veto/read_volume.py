@@ -113,7 +113,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         if _lesson_figure(sentence, q.start, q.end):
             continue  # "the '2Ψ' in the lecture is a simplification": the lesson's figure, dismissed
         clause = sentence.clause_around(q.start, q.end)
-        sole = _sole_total(sentence, clause, q.start)
+        sole = _sole_total(sentence, clause, q.start, q.end)
         bare_marked = sole or quantities.sum_named(text, q.start)  # a bare Ψ is one collective's unless "only" or "the total is"
         marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
@@ -177,13 +177,16 @@ def _lesson_figure(sentence: PreparedSentence, start: int, end: int) -> bool:
     return bool(book.word("lesson_figure_before").search(text, max(0, start - LESSON_REACH), start) and book.word("dismissed_after").match(text, end))
 
 
-def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
+def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether a bare Ψ is said to be the stage's whole total: the step's traffic said to be only that ("每步通信只剩 Ψ"),
-    or "only needs Ψ per step", "通信量为 Ψ", "which costs Ψ" in a clause that names no collective it could belong to,
-    nor one part of several ("each of the three costs Ψ")."""
+    a stage said to be that much per step ("ZeRO-2 is about Ψ per step"), or "only needs Ψ per step", "通信量为 Ψ",
+    "which costs Ψ" in a clause that names no collective it could belong to, nor one part of several ("each of the
+    three costs Ψ")."""
     low = max(clause[0], start - SOLE_REACH)
     if sentence.book.word("step_total_before").search(sentence.text, low, start):
         return True  # "每步通信只剩 Ψ": the step's whole traffic, whatever collectives the clause names
+    if sentence.book.word("stage_is_before").search(sentence.text, low, start) and sentence.book.word("step_total_after").match(sentence.text, end):
+        return True
     return (
         bool(sentence.book.word("sole_total_before").search(sentence.text, low, start))
         and not sentence.has("op", *clause)
@@ -227,11 +230,12 @@ def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, 
 
 def _prompt_comparison(sentence: PreparedSentence, clause: tuple[int, int], subject: str) -> bool:
     """Whether a comparison may be the prompt's of one reduce-scatter with one all-reduce (made or quoted): made in its
-    clause outside quotes, or in a sentence that does not name the stage compared ("快两倍就是数据量减半")."""
+    clause outside quotes, or in a sentence that names the stage compared only after the comparison's clause, if at all
+    ("快两倍就是数据量减半", "… means half the volume per op, not that ZeRO-1 communicates less")."""
     if not sentence.has("rs_vs_ar"):
         return False
     made_here = sentence.present(sentence.book.word("rs_vs_ar"), *clause)  # "ZeRO-1 halves it - that's what 'RS is 2x …' means"
-    return made_here or all(m.stage != subject for m in sentence.mentions)
+    return made_here or all(m.stage != subject or m.start >= clause[1] for m in sentence.mentions)
 
 
 def _collective_comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
