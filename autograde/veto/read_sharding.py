@@ -194,7 +194,7 @@ def bound_states(
                 continue  # another stage owns the object
             if sentence.book.structure["barriers"].search(between) and not sentence.book.structure["inclusion"].search(between):
                 continue  # another verb owns it, unless it is listed as included ("…, including activations")
-            if between.count("(") != between.count(")"):
+            if between.count("(") != between.count(")") and not _enumerated(sentence, m_start):
                 continue  # an aside has a claim of its own ("ZeRO-2 并不切（有人把它说成切参数，那是错的）")
             if m_start < start and _NOUN_AFTER_COMMA(sentence).search(between):
                 continue  # "shards gradients, and parameters stay replicated": the nearer noun is the verb's subject
@@ -248,6 +248,15 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
     low = max(clause[0], m_start - 40)
     piece = max(text.rfind(mark, low, m_start) + len(mark) for mark in _PIECE_MARKS)
     return bool(sentence.book.structure["barriers"].search(text, max(low, piece), m_start))  # "uses X: the Y are split"
+
+
+def _enumerated(sentence: PreparedSentence, position: int) -> bool:
+    """Whether the noun at `position` is listed in parentheses right after "everything" ("所有东西（params、grads、optimizer、
+    activations）都 shard 成 1/N_d"): the list spells out what the split acts on."""
+    opening = sentence.text.rfind("(", 0, position)
+    if opening < 0 or ")" in sentence.text[opening:position]:
+        return False
+    return any(b == len(sentence.text[:opening].rstrip()) for _, b in sentence.spans("all_states"))
 
 
 def _kept_split(sentence: PreparedSentence, noun_end: int, start: int, end: int) -> bool:

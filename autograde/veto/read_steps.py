@@ -47,9 +47,9 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if collective == "broadcast" and (
                 sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start)
-                or sentence.book.word("gather_named_after").match(sentence.text, end)
+                or sentence.book.word("collective_named_after").match(sentence.text, end)
             ):
-                continue  # "补一个 AG（≈Ψ）广播新参数", "参数要广播给所有人：all-gather": the all-gather's verb, no broadcast of its own
+                continue  # "补一个 AG（≈Ψ）广播新参数", "参数要广播给所有人：all-gather": the collective's verb, no broadcast of its own
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
