@@ -212,8 +212,9 @@ def _when(
         if sentence.book.word("phase_local").match(text, b):
             return float("inf")
         if o1 <= a:
-            if _SEPARATOR.search(text, o1, a) or "=" in text[o1:a] or sentence.book.word("phase_follows").match(text, o1, a):
-                return float("inf")  # past "= 3Ψ" (the sum's aside) or "RS 之后" (a phase after the collective)
+            next_part = "+" in text[o1:a] and any(0 <= n0 - b <= PHASE_REACH // 2 for n0, _ in sentence.spans("op"))  # "RS（≈Ψ）+ 更新后 params 的 AG"
+            if _SEPARATOR.search(text, o1, a) or "=" in text[o1:a] or next_part or sentence.book.word("phase_follows").match(text, o1, a):
+                return float("inf")  # past "= 3Ψ" (the sum's aside), a "+" before the next part's phase, or "RS 之后" (a phase after the collective)
             return a - o1
         if b <= o0 and _SEPARATOR.search(text, b, o0) and not sentence.book.word("phase_lead").fullmatch(text, b, o0):
             return float("inf")  # "…in the backward, and (3) all-gather …": the phase closed an item before this one
