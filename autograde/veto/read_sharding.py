@@ -35,6 +35,7 @@ _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)
 """Articles and particles between a predicate and its direct object."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
@@ -300,8 +301,10 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
         named = nouns[-1]
     elif sentence.has("generic_noun", 0, position):
         return None  # "同一份数据在 N_d 个 rank 上各存一遍，ZeRO 把它改成只存一遍": data in general, no state
-    else:  # the sentence before: its topic, the noun it opens with ("Activations can't be deduplicated the way weights can")
-        named = next((m.group() for m in sentence.book.word("object_noun").finditer(sentence.previous_text)), None)
+    else:  # the sentence before: its topic, the noun it opens with ("Activations can't be deduplicated the way weights can"),
+        # unless it only names what a collective moves ("The gradient all-reduce is ring RS followed by ring AG")
+        before, op = sentence.previous_text, sentence.book.word("op")
+        named = next((m.group() for m in sentence.book.word("object_noun").finditer(before) if not op.match(before, _SPACES.match(before, m.end()).end())), None)
     if named is None:
         return None
     return next((c for c in STATES if sentence.book.word(c).fullmatch(named)), None)
