@@ -24,13 +24,13 @@ REMOVED_REACH = 40
 OBJECT_REACH = 120
 """Characters between a predicate and a noun beyond which the noun is not its object."""
 RELATION_REACH = 64
+"""Characters around a predicate within which a relation cue ("on top of ZeRO-2", "一样") relates its states."""
 OWN_FIRST_AT_REACH = 4
 """Characters after a predicate within which a "first at" cue is its own ("partitioned from ZeRO-1 onwards")."""
 ONLY_REACH = 3
 """Characters between "only" and the verb it restricts ("只切", "only shards", "shards only")."""
 TECHNIQUE_REACH = 120
 """Characters before a split within which a stage doing the technique read as its subject is the doer."""
-"""Characters around a predicate within which a relation cue ("on top of ZeRO-2", "一样") relates its states."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
@@ -42,6 +42,7 @@ _PIECE_MARKS = (":", ";", " - ", "—")
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
 """What may stand between a noun and the participle of a passive split it is the subject of ("the activations get split")."""
 _IRREGULAR_PARTICIPLES = frozenset({"split", "spread", "cut"})
+"""Split verbs whose participle does not end in -ed."""
 
 
 def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
