@@ -24,56 +24,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from autograde.veto.scoring import LABELLED_DIR, Score, load_labelled, score  # noqa: E402
 from autograde.veto.text import find_vetoes  # noqa: E402
 
-SETS = (
-    "dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2",
-    "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10",
-    "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-    "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26", "blind27", "blind28",
-    "blind29", "blind30", "blind31", "blind32", "blind33", "blind34", "blind35", "blind36",
-    "blind37", "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45",
-    "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55",
-    "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65",
-    "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75",
-    "blind76", "blind77", "blind78", "blind79", "blind80", "blind81", "blind82", "blind83", "blind84", "blind85",
-    "blind86", "blind87", "blind88", "blind89", "blind90", "blind91", "blind92", "blind93", "blind94", "blind95",
-    "blind96", "blind97", "blind98", "blind99", "blind100", "blind101", "blind102", "blind103", "blind104", "blind105",
-    "blind106", "blind107", "blind108", "blind109", "blind110", "blind111", "blind112", "blind113", "blind114", "blind115",
-    "blind116", "blind117", "blind118", "blind119", "blind120", "blind121", "blind122", "blind123", "blind124", "blind125",
-    "blind126", "blind127", "blind128", "blind129", "blind130", "blind131", "blind132", "blind133",
-    "blind134", "blind135", "blind136", "blind137", "blind138", "blind139", "blind140", "blind141",
-    "blind142", "blind143", "blind144", "blind145", "blind146", "blind147", "blind148", "blind149",
-    "blind150", "blind151", "blind152", "blind153", "blind154", "blind155", "blind156", "blind157",
-    "blind158", "blind159", "blind160", "blind161", "blind162", "blind163", "blind164", "blind165",
-    "blind166", "blind167", "blind168", "blind169", "blind170", "blind171", "blind172", "blind173",
-    "blind174", "blind175", "blind176", "blind177", "blind178", "blind179", "blind180", "blind181",
-    "blind182", "blind183", "blind184", "blind185",
-)
+
+def _blind_sets(first: int, last: int) -> tuple[str, ...]:
+    """The names of the blind sets blind<first> … blind<last>."""
+    return tuple(f"blind{n}" for n in range(first, last + 1))
+
+
+SETS = ("dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2", "blind", *_blind_sets(2, 185))
 """dev: the lead's examples; train…train5: written while building the rules (train3…train5 as whole answers, each
 measured once before tuning); holdout, holdout2: written before any tuning; blind…blind10: each written by someone who never saw
 the checker."""
-NEVER_TUNED = ("blind182", "blind183", "blind184", "blind185")
+NEVER_TUNED = _blind_sets(182, 185)
 """Sets no rule has been tuned on: blind182…185, written blind by helpers during issue 18's sixtieth claims round and
 measured once on its finished checker; --failures never lists
 a never-tuned set's rows. The fifteenth round was tuned on every answer that was
 unseen before it (holdout2, blind39, blind40 and the odd ids of blind11…38), so none of those is held out now."""
-HALF_TUNED = (
-    "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51",
-    "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61",
-    "blind62", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71",
-    "blind72", "blind73", "blind74", "blind75", "blind76", "blind77", "blind78", "blind79", "blind80", "blind81",
-    "blind82", "blind83", "blind84", "blind85", "blind86", "blind87", "blind88", "blind89", "blind90", "blind91",
-    "blind92", "blind93", "blind94", "blind95", "blind96", "blind97", "blind98", "blind99", "blind100", "blind101",
-    "blind102", "blind103", "blind104", "blind105", "blind106", "blind107", "blind108", "blind109", "blind110", "blind111",
-    "blind112", "blind113", "blind114", "blind115", "blind116", "blind117", "blind118", "blind119", "blind120", "blind121",
-    "blind122", "blind123", "blind124", "blind125", "blind126", "blind127", "blind128", "blind129",
-    "blind130", "blind131", "blind132", "blind133", "blind134", "blind135", "blind136", "blind137",
-    "blind138", "blind139", "blind140", "blind141", "blind142", "blind143", "blind144", "blind145",
-    "blind146", "blind147", "blind148", "blind149", "blind150", "blind151", "blind152", "blind153",
-    "blind154", "blind155", "blind156", "blind157", "blind158", "blind159", "blind160", "blind161",
-    "blind162", "blind163", "blind164", "blind165", "blind166", "blind167", "blind168", "blind169",
-    "blind170", "blind171", "blind172", "blind173", "blind174", "blind175", "blind176", "blind177",
-    "blind178", "blind179", "blind180", "blind181",
-)
+HALF_TUNED = _blind_sets(41, 181)
 """Sets tuned on by their even ids only, the odd ids held out and scored by --held-out: blind41…43 in issue 18's
 sixteenth round (written blind during the fifteenth), blind44 and blind45 in its seventeenth (written blind during the
 sixteenth), blind46 and blind47 in its eighteenth (written blind during the seventeenth), blind48 and blind49 in its
