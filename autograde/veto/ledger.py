@@ -11,6 +11,7 @@ NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
+_OPEN_ASIDE_REST = re.compile(r"^[^()]*\)")
 _SLASH = re.compile(r"\s*/\s*")
 _GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*$")
 """Between two parts: words about the first, maybe its value, then the "+" that goes on to the next."""
@@ -43,7 +44,8 @@ class Part:
     beside: bool
     """Whether the value sits right beside the collective ("AG Ψ", "2Ψ (AR)") rather than after a verb ("AG 也是 2Ψ")."""
     replaced: bool = False
-    """Whether it is named as what others replace ("用 RS + AG 代替 AR"): it adds to no sum."""
+    """Whether it is named as what others replace ("用 RS + AG 代替 AR") or as the whole of a half ("AR 的前半"): it adds to
+    no sum."""
     each: bool = False
     """Whether its value is given to each of the collectives listed ("RS 和 AG 各是 2Ψ"), not to it alone."""
 
@@ -93,6 +95,8 @@ class LedgerReader:
     half_before: re.Pattern[str]
     """Right before a collective: a value beside it is one half's ("one half of an all-reduce (≈Ψ each)"), not its
     own."""
+    half_after: re.Pattern[str]
+    """Between a collective and a value: the value is one half's ("all-reduce 的前半（约 Ψ）"), not its own."""
     result: re.Pattern[str]
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
     each: re.Pattern[str]
@@ -141,6 +145,7 @@ class LedgerReader:
             both_passes=re.compile(f"(?:{cues['both_passes']})\\s*$", re.IGNORECASE),
             one_run=re.compile(cues["one_run"], re.IGNORECASE),
             half_before=re.compile(cues["half_before"], re.IGNORECASE),
+            half_after=re.compile(cues["half_after"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
             both=re.compile(cues["both"], re.IGNORECASE),
@@ -163,8 +168,9 @@ class LedgerReader:
             before = None if m.group("before") and total_before else m.group("before")  # "3Ψ (AG + AG + RS)", "RS + AG = 2Ψ (AG …)"
             each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是/都是 2Ψ": each one's value
             aggregate = self.aggregate.search(gap) and not each
-            halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
-            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start()))
+            half_of_it = bool(self.half_after.search(gap))  # "RS 只完成了 AR 的前半（约 Ψ）": the value and the step are the half's
+            halved = self.half_before.search(text, max(0, m.start() - 12), m.start()) or half_of_it
+            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start())) or half_of_it
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
             unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap) or self.negated.search(gap)
             stated = None if unowned else m.group("after") or before
@@ -200,7 +206,7 @@ class LedgerReader:
         found: list[Ledger] = []
         chain: list[Part] = []
         for index, part in enumerate([*parts, None]):
-            if part is not None and chain and not part.replaced and self._joined(text, chain[0].start, chain[-1].end, part.start, listed):
+            if part is not None and chain and not part.replaced and self._joined(text, chain[0].start, chain[-1], part.start, listed):
                 chain.append(part)
                 continue
             chain = _restated_once(chain)
@@ -229,11 +235,11 @@ class LedgerReader:
                 return True
         return False
 
-    def _joined(self, text: str, start: int, last_end: int, next_start: int, listed: bool) -> bool:
+    def _joined(self, text: str, start: int, last: Part, next_start: int, listed: bool) -> bool:
         """Whether the text between the last part of a sum begun at `start` and the next part joins them into one sum
         (asides in parentheses aside); in a sum headed by its total ("3Ψ = AG … + AG again in backward because we freed
         them after forward Ψ + RS") a long gloss of a part, its value at the end, may sit before the "+"."""
-        bare = _ASIDE.sub(" ", text[last_end:next_start])
+        bare = _ASIDE.sub(" ", _past_open_aside(text, last, text[last.end : next_start]))
         glossed = len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare) and self.total_before.search(text, 0, start)
         if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
@@ -261,6 +267,13 @@ class LedgerReader:
         if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)) or self.each.match(following[after.end() :].lstrip()):
             return None  # "…、梯度 reduce-scatter，各≈Ψ", "…, ≈Ψ each": each part's; "RS + AG 代替 AR，RS ≈ Ψ": another collective's
         return float(after.group(1) or 1)
+
+
+def _past_open_aside(text: str, part: Part, between: str) -> str:
+    """`between` without the rest of a parenthesis the part opened around its value and left open, to gloss it ("bwd AG
+    (Ψ，因为 fwd 后已经 free 了)、RS"): what follows the aside is what joins the parts."""
+    still_open = text.rfind("(", part.start, part.end) > text.rfind(")", part.start, part.end)
+    return _OPEN_ASIDE_REST.sub(" ", between, count=1) if still_open else between
 
 
 def _restated_once(chain: list[Part]) -> list[Part]:

@@ -99,6 +99,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"多了?一倍|翻了?一倍|翻倍|翻一番|加倍|增加了?一倍", "2x"),
     (r"\btwice\b|\bdoubl(?:e|es|ed|ing)\b", "2x"),
     (r"\btripl(?:e|es|ed|ing)\b", "3x"),
+    (r"(前|后)一半", r"\1半"),  # the first or second half of the steps, not a ratio ("all-reduce 的前一半")
     (r"\bhalv(?:e|es|ed|ing)\b|\bin half\b|减半|一半", "0.5x"),
     (r"\btwo times\b", "2x"),
     (r"\bthree times\b", "3x"),

@@ -68,7 +68,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 del bound["activations"]
             states = frozenset(
                 state for word_class in bound for state in STATES[word_class]
-                if not _not_sharding(sentence, clause, subject, state) and state not in glossed
+                if not _not_sharding(sentence, _glossed_clause(sentence, clause, start), subject, state) and state not in glossed
             )
             if relation == "same-as" and ((not states and not _about_traffic(sentence, clause)) or sentence.book.word("same_set").match(sentence.text, end, clause[1])):
                 yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
@@ -145,6 +145,17 @@ def _stage_does_it(sentence: PreparedSentence, clause: tuple[int, int], start: i
     a technique's or another axis's ("ZeRO-3 with recomputation reduces activation memory"), nor missing."""
     before = [m for m in sentence.mentions if clause[0] <= m.start < start]
     return bool(before) and not before[-1].reference and before[-1].stage not in sentence.book.others
+
+
+def _glossed_clause(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> tuple[int, int]:
+    """What a predicate at `start` says, for the not_sharding cues: the part of its clause inside the aside it is in, or
+    its clause with the aside that gives its reason right after ("激活/N_d（因为全局 batch 被分到 N_d 张卡上）")."""
+    aside = sentence.stance.aside_around(start)
+    if aside:
+        return max(clause[0], aside[0]), min(clause[1], aside[1])
+    reason = sentence.book.word("reason_aside").match(sentence.text, clause[1])
+    gloss = sentence.stance.aside_around(clause[1] + 1) if reason else None
+    return (clause[0], gloss[1]) if gloss else clause
 
 
 def _not_sharding(sentence: PreparedSentence, clause: tuple[int, int], subject: str, state: str) -> bool:
@@ -338,7 +349,9 @@ def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     if not (named or sentence.has("other_axis_split")):
         return False
     over_dp = any(not book.stance.excluded(sentence.text, a, b) for a, b in sentence.spans("over_dp_ranks"))
-    across_tp = sentence.has("tp_axis_split")  # "ZeRO-R partitions activation checkpoints across the TP group": TP's axis
+    # "ZeRO-R partitions activation checkpoints, but across the TP group": TP's axis; a TP split said before the clause
+    # is the premise of the stage's split ("ZeRO 沿 TP 维度切权重，所以激活在 ZeRO-3 下也被切开了")
+    across_tp = sentence.has("tp_axis_split", clause[0], len(sentence.text))
     return (across_tp or not sentence.names_stage(*clause)) and not over_dp  # "…, not across the data-parallel group" names no DP target
 
 

@@ -94,10 +94,9 @@ def _one_bare_value(sentence: PreparedSentence) -> bool:
 
 def _stage_valued(sentence: PreparedSentence) -> bool:
     """Whether the sentence says a stage is a small multiple of Ψ in a clause naming no memory ("ZeRO-3 其实也是 2Ψ", "so
-    ZeRO-2 is 3Ψ, the price for the memory saving"), with no N_d in the sentence: a volume."""
-    if "n_d" in sentence.text:
-        return False
-    return any(not sentence.has("memory_noun", *sentence.clause_around(a, b)) for a, b in sentence.spans("stage_valued"))
+    ZeRO-2 is 3Ψ, the price for the memory saving"), and no N_d in that clause: a volume."""
+    clauses = (sentence.clause_around(a, b) for a, b in sentence.spans("stage_valued"))
+    return any(not sentence.has("memory_noun", a, b) and "n_d" not in sentence.text[a:b] for a, b in clauses)
 
 
 def _totals(sentence: PreparedSentence) -> Iterator[Claim]:

@@ -188,6 +188,14 @@ class SentenceStance:
         """Whether `position` lies in a parenthetical aside."""
         return self._asides_open[position] >= 0
 
+    def aside_around(self, position: int) -> tuple[int, int] | None:
+        """The span of the parenthetical aside `position` lies in, or None outside any."""
+        opened = self._asides_open[position]
+        if opened < 0:
+            return None
+        closing = self._text.find(")", position)
+        return opened, closing if closing >= 0 else len(self._text)
+
     def _spans(self, name: str, text: str | None = None) -> _Spans:
         """The spans of the cue `name` in the sentence, found once."""
         if name not in self._found:

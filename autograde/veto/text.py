@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from autograde.veto.claims import Claim
 from autograde.veto.cues import CueBook, cue_book
@@ -40,18 +41,33 @@ def find_vetoes(
     if book.is_placeholder(shown.text):
         return []
     found: dict[str, Veto] = {}
+    taken_for: dict[str, str] = {}
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
         scales_out = _scales_out(sentence)
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
             consequence = ACTIVATIONS in found and not scales_out  # said after the activations were sharded (here too)
-            for veto_id in verdict(claim, facts):
+            verdicts = _verdict_as_taken(claim, facts, taken_for)
+            if claim.topic == "identity" and verdicts:
+                taken_for[claim.subject] = claim.value
+            for veto_id in verdicts:
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
                 if veto_id not in found:
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
                     found[veto_id] = Veto(veto_id, evidence, "text", detail)
     return list(found.values())
+
+
+def _verdict_as_taken(claim: Claim, facts: Facts, taken_for: dict[str, str]) -> tuple[str, ...]:
+    """The claim's vetoes; for the traffic of a stage the answer has wrongly said is another ("FSDP (basically ZeRO-2):
+    RS + AG = 2Ψ"), only those it earns for both stages: the identity is the mistake, not traffic that fits either."""
+    vetoes = verdict(claim, facts)
+    other = taken_for.get(claim.subject)
+    if other is None or claim.topic not in ("volume", "step"):
+        return vetoes
+    as_other = verdict(resolved(replace(claim, subject=other), facts), facts)
+    return tuple(v for v in vetoes if v in as_other)
 
 
 def _scales_out(sentence: PreparedSentence) -> bool:
