@@ -49,7 +49,7 @@ def find_vetoes(
             consequence = ACTIVATIONS in found and not scales_out  # said after the activations were sharded (here too)
             verdicts = _verdict_as_taken(claim, facts, taken_for)
             if claim.topic == "identity" and verdicts:
-                taken_for[claim.subject] = claim.value
+                taken_for.update([_taken_for(claim, facts)])
             for veto_id in verdicts:
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
@@ -57,6 +57,13 @@ def find_vetoes(
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
                     found[veto_id] = Veto(veto_id, evidence, "text", detail)
     return list(found.values())
+
+
+def _taken_for(identity: Claim, facts: Facts) -> tuple[str, str]:
+    """The stage a wrong identity takes for a lesser one, and that one, in either order of saying it ("FSDP is ZeRO-2",
+    "ZeRO-2, i.e. PyTorch's FSDP"): the stage that shards more is the one misnamed."""
+    lesser, greater = sorted((identity.subject, str(identity.value)), key=lambda stage: facts.order.index(stage) if stage in facts.order else -1)
+    return greater, lesser
 
 
 def _verdict_as_taken(claim: Claim, facts: Facts, taken_for: dict[str, str]) -> tuple[str, ...]:
