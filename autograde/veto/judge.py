@@ -141,6 +141,8 @@ def _memory(claim: Claim, facts: Facts) -> str | None:
 _FIXED_WRONG = frozenset(PER_RANK_VOLUMES.values()) | {VALUES_AS_BYTES}
 """Volumes that no collective moves per rank (each moves a constant multiple of Ψ whatever N_d), and a count of values
 given as bytes."""
+_PER_SHARD = PER_RANK_VOLUMES["per_shard_volume"]
+"""A shard's worth per rank, which at N_d = 2 is what the ring moves."""
 
 
 def _volume(claim: Claim, facts: Facts) -> str | None:
@@ -149,7 +151,7 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         return None
     value = claim.value
     if value in _FIXED_WRONG:
-        return VOLUME
+        return None if value == _PER_SHARD and "ranks:2" in claim.flags else VOLUME  # at N_d = 2, (N_d − 1)/N_d·Ψ is Ψ/N_d
     if claim.subject == "ledger":
         total, parts = value  # type: ignore[misc]
         known = all(c in facts.units for c, _ in parts)
@@ -167,7 +169,8 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
         unit = facts.units[claim.subject]
         if isinstance(value, TrafficInGB):
             return VOLUME if _wrong_in_gb(value, unit) else None
-        return VOLUME if value != unit and not _ring_factor(unit, float(value), claim) else None  # type: ignore[arg-type]
+        ring = _ring_factor(unit, float(value), claim) or _at_named_ranks(unit, float(value), claim)  # type: ignore[arg-type]
+        return VOLUME if value != unit and not ring else None  # a collective's own Ψ at N_d = 2 is exact
     # a stage compared with a stage the clause names ("比 ZeRO-1 多") is not that stage
     guesses = claim.guesses - {claim.other} if "named-other" in claim.flags else claim.guesses
     wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in guesses or {claim.subject}]
@@ -215,15 +218,23 @@ when the answer names no rank count: "ZeRO-2 约 1.5Ψ" is a wrong total, not 2�
 
 
 def _ring_factor(right: float, value: float, claim: Claim) -> bool:
-    """Whether `value` is `right` times (N_d − 1)/N_d for the rank count the answer names with the claim, or for a GPU
-    count (a power of two) of at least RING_RANKS: not 2.5Ψ for 3Ψ (N_d = 6), a common wrong total."""
+    """Whether `value`, not a whole multiple of Ψ, is `right` times (N_d − 1)/N_d for the rank count the answer names
+    with the claim, or for a GPU count (a power of two) of at least RING_RANKS: not 2.5Ψ for 3Ψ (N_d = 6), a common wrong
+    total."""
     if value.is_integer() or not 0 < value < right:
         return False
     ranks = right / (right - value)
     whole = round(ranks)
     if abs(ranks - whole) >= 1e-6:
         return False
-    return f"ranks:{whole}" in claim.flags or (ranks >= RING_RANKS and whole & (whole - 1) == 0)
+    return _at_named_ranks(right, value, claim) or (ranks >= RING_RANKS and whole & (whole - 1) == 0)
+
+
+def _at_named_ranks(right: float, value: float, claim: Claim) -> bool:
+    """Whether `value` is exactly `right` times (N_d − 1)/N_d for a rank count the answer names with the claim ("at N_d =
+    2 the all-reduce is exactly Ψ")."""
+    counts = [int(flag.removeprefix("ranks:")) for flag in claim.flags if flag.startswith("ranks:")]
+    return any(abs(right * (n - 1) / n - value) < 1e-9 for n in counts)
 
 
 def _wrong_ratio(own: float, claim: Claim, theirs: float | None) -> bool | None:

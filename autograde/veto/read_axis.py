@@ -19,7 +19,7 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     for word, axis in AXIS_SPLITS:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            if sentence.has("activations", *clause) or (word == "tp_axis_split" and not sentence.has("shard", *clause)):
+            if sentence.has("activations", *clause) or (word == "tp_axis_split" and not any(sentence.has(w, *clause) for w in ("shard", "axis_work"))):
                 continue
             stage = _splitting_stage(sentence, clause, start)
             if stage is not None:

@@ -112,6 +112,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         if _lesson_figure(sentence, q.start, q.end):
             continue  # "the '2Ψ' in the lecture is a simplification": the lesson's figure, dismissed
         clause = sentence.clause_around(q.start, q.end)
+        if sentence.has("half_part", clause[0], q.start):
+            continue  # "the gradient-sync half costs Ψ": one half's value, not the stage's total
         sole = _sole_total(sentence, clause, q.start, q.end)
         bare_marked = sole or quantities.sum_named(text, q.start)  # a bare Ψ is one collective's unless "only" or "the total is"
         marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole

@@ -41,6 +41,8 @@ class StanceCues:
     """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
     object_exclusion_after: re.Pattern[str]
     """Cues right after a noun that exclude it ("activations 之外的 buffers")."""
+    object_manner_before: re.Pattern[str]
+    """Cues right before a noun that make it the manner of the split, not its object ("按参数切", "按 batch 切")."""
     object_compared_before: re.Pattern[str]
     object_compared_after: re.Pattern[str]
     """Cues right before and right after a noun that, together, name it as a comparison ("切得像参数那么彻底")."""
@@ -97,6 +99,7 @@ class StanceCues:
             negation_after=re.compile(f"\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
             object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
             object_exclusion_after=_any(cues["object_exclusion_after"]),
+            object_manner_before=re.compile(f"(?:{'|'.join(cues['object_manner_before'])})\\s*$", re.IGNORECASE),
             object_compared_before=re.compile(f"(?:{'|'.join(cues['object_compared_before'])})\\s*$", re.IGNORECASE),
             object_compared_after=_any(cues["object_compared_after"]),
             refuters_before=_any(cues["refuters_before"]),
@@ -125,9 +128,10 @@ class StanceCues:
 
     def excluded(self, sentence: str, start: int, end: int) -> bool:
         """Whether the noun at `start:end` is excluded by a cue right before it ("not activations") or right after it
-        ("activations 之外的"), or named as a comparison ("像参数那么")."""
+        ("activations 之外的"), or named as a comparison ("像参数那么") or as the manner of the split ("按参数切")."""
         compared = self.object_compared_before.search(sentence, max(0, start - 8), start) and self.object_compared_after.match(sentence, end)
-        return bool(self.object_negation.search(sentence, max(0, start - 16), start) or self.object_exclusion_after.match(sentence, end) or compared)
+        manner = self.object_manner_before.search(sentence, max(0, start - 4), start)
+        return bool(self.object_negation.search(sentence, max(0, start - 16), start) or self.object_exclusion_after.match(sentence, end) or compared or manner)
 
     def read(
         self, sentence: str, quotes: Sequence[tuple[int, int]], next_sentence: str, previous_sentence: str = ""
