@@ -74,6 +74,8 @@ class LedgerReader:
     """Ending the text before a collective: the sum is compared with it ("加起来等于原来的 AR"), which is no part of it."""
     operand: re.Pattern[str]
     """Between a collective and a value: what it acts on ("all-reduce on Ψ elements"), not what it moves."""
+    split_into: re.Pattern[str]
+    """Between two collectives: the first is split into the others ("AR ≈ 2Ψ，拆成 RS(Ψ)+AG(Ψ)"), so no sum joins them."""
     negated: re.Pattern[str]
     """Between a collective and a value: a negation ("reduce-scatter 单独不是 2Ψ"), so the value is denied, not stated."""
     list_joiner: re.Pattern[str]
@@ -133,6 +135,7 @@ class LedgerReader:
             joiner=re.compile(cues["joiner"], re.IGNORECASE),
             compared_before=re.compile(cues["compared_before"], re.IGNORECASE),
             operand=re.compile(cues["operand"], re.IGNORECASE),
+            split_into=re.compile(cues["split_into"], re.IGNORECASE),
             negated=re.compile(cues["negated"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
             composition=re.compile(cues["composition"], re.IGNORECASE),
@@ -241,7 +244,8 @@ class LedgerReader:
         them after forward Ψ + RS") a long gloss of a part, its value at the end, may sit before the "+"."""
         bare = _ASIDE.sub(" ", _past_open_aside(text, last, text[last.end : next_start]))
         glossed = len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare) and self.total_before.search(text, 0, start)
-        if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or (listed and self.composition.search(bare)):
+        if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or self.split_into.search(bare) \
+                or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         # a stage named between two listed collectives starts a clause of its own ("RS 是 AR 的一半，但 ZeRO-1 还有一个 AG")
         return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and "⟨" not in bare and self.list_joiner.search(bare)))
