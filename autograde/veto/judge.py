@@ -1,7 +1,8 @@
 """Judge a claim against the lesson's facts: the veto it earns when the student holds something the facts contradict."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from autograde.veto.claims import PER_RANK_VOLUMES, VALUES_AS_BYTES, Claim, TrafficInGB
 from autograde.veto.facts import Facts
@@ -20,6 +21,24 @@ def resolved(claim: Claim, facts: Facts) -> Claim:
     if claim.topic == "shards" and claim.relation == "adds-over" and claim.other is None and claim.subject in facts.sharded:
         return claim.with_other(facts.previous(claim.subject))  # "additionally", "再把 X 也切掉": over the stage before
     return claim
+
+
+def misnamed(identity: Claim, facts: Facts) -> tuple[str, str]:
+    """The stage a wrong identity takes for a lesser one, and that one, in either order of saying it ("FSDP is ZeRO-2",
+    "ZeRO-2, i.e. PyTorch's FSDP"): the stage that shards more is the one misnamed."""
+    lesser, greater = sorted((identity.subject, str(identity.value)), key=lambda stage: facts.order.index(stage) if stage in facts.order else -1)
+    return greater, lesser
+
+
+def verdict_as_named(claim: Claim, facts: Facts, taken_for: Mapping[str, str]) -> tuple[str, ...]:
+    """The claim's vetoes; for the traffic of a stage the answer has wrongly said is another ("FSDP (basically ZeRO-2):
+    RS + AG = 2Ψ"), only those it earns for both stages: the identity is the mistake, not traffic that fits either."""
+    vetoes = verdict(claim, facts)
+    other = taken_for.get(claim.subject)
+    if other is None or claim.topic not in ("volume", "step"):
+        return vetoes
+    as_other = verdict(resolved(replace(claim, subject=other), facts), facts)
+    return tuple(v for v in vetoes if v in as_other)
 
 
 def verdict(claim: Claim, facts: Facts) -> tuple[str, ...]:

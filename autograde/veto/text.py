@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from autograde.veto.claims import Claim
 from autograde.veto.cues import CueBook, cue_book
 from autograde.veto.display import displayed
 from autograde.veto.facts import Facts, lesson_facts
 from autograde.veto.finding import Veto
-from autograde.veto.judge import ACTIVATIONS, resolved, verdict
+from autograde.veto.judge import ACTIVATIONS, misnamed, resolved, verdict_as_named
 from autograde.veto.prepared import PreparedSentence
 from autograde.veto.read_axis import axis_claims
 from autograde.veto.read_memory import memory_claims
@@ -47,9 +46,9 @@ def find_vetoes(
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
             consequence = ACTIVATIONS in found and not scales_out  # said after the activations were sharded (here too)
-            verdicts = _verdict_as_taken(claim, facts, taken_for)
+            verdicts = verdict_as_named(claim, facts, taken_for)
             if claim.topic == "identity" and verdicts:
-                taken_for.update([_taken_for(claim, facts)])
+                taken_for.update([misnamed(claim, facts)])
             for veto_id in verdicts:
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
@@ -57,24 +56,6 @@ def find_vetoes(
                     detail = {"claim": claim.describe()} | ({"checked_chars": book.limits.answer_chars} if shown.cut else {})
                     found[veto_id] = Veto(veto_id, evidence, "text", detail)
     return list(found.values())
-
-
-def _taken_for(identity: Claim, facts: Facts) -> tuple[str, str]:
-    """The stage a wrong identity takes for a lesser one, and that one, in either order of saying it ("FSDP is ZeRO-2",
-    "ZeRO-2, i.e. PyTorch's FSDP"): the stage that shards more is the one misnamed."""
-    lesser, greater = sorted((identity.subject, str(identity.value)), key=lambda stage: facts.order.index(stage) if stage in facts.order else -1)
-    return greater, lesser
-
-
-def _verdict_as_taken(claim: Claim, facts: Facts, taken_for: dict[str, str]) -> tuple[str, ...]:
-    """The claim's vetoes; for the traffic of a stage the answer has wrongly said is another ("FSDP (basically ZeRO-2):
-    RS + AG = 2Ψ"), only those it earns for both stages: the identity is the mistake, not traffic that fits either."""
-    vetoes = verdict(claim, facts)
-    other = taken_for.get(claim.subject)
-    if other is None or claim.topic not in ("volume", "step"):
-        return vetoes
-    as_other = verdict(resolved(replace(claim, subject=other), facts), facts)
-    return tuple(v for v in vetoes if v in as_other)
 
 
 def _scales_out(sentence: PreparedSentence) -> bool:
