@@ -30,6 +30,8 @@ LESSON_REACH = 24
 """Characters before a value within which a word names it as the lesson's ("课上说的 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
+HALF_REACH = 12
+"""Characters before a value, across a clause break, within which a half named makes it that half's ("前半程，数据量是 Ψ")."""
 FIRST_AT_VALUE_REACH = 160
 """Characters before a value within which a "first at" clause may own it ("要到 ZeRO-3 …才…，变成 3Ψ")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
@@ -112,8 +114,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         if _lesson_figure(sentence, q.start, q.end):
             continue  # "the '2Ψ' in the lecture is a simplification": the lesson's figure, dismissed
         clause = sentence.clause_around(q.start, q.end)
-        if sentence.has("half_part", clause[0], q.start):
-            continue  # "the gradient-sync half costs Ψ": one half's value, not the stage's total
+        if sentence.has("half_part", min(clause[0], max(0, q.start - HALF_REACH)), q.start):
+            continue  # "the gradient-sync half costs Ψ", "走了 AR 的前半程，数据量是 Ψ": one half's value, not the stage's total
         sole = _sole_total(sentence, clause, q.start, q.end)
         bare_marked = sole or quantities.sum_named(text, q.start)  # a bare Ψ is one collective's unless "only" or "the total is"
         marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole
