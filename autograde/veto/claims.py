@@ -25,7 +25,7 @@ first sharded at, a multiple of its volume, more or less volume."""
 VALUES_AS_BYTES = "BF16 values counted as bytes"
 """The value of a volume claim that gives a count of values as a size in GB ("7B in BF16: 2Ψ = 14 GB")."""
 PER_RANK_VOLUMES = {
-    "per_shard_volume": "Ψ/N_d", "per_shard_total": "Ψ/N_d", "whole_plus_shard_volume": "Ψ/N_d",
+    "per_shard_volume": "Ψ/N_d", "per_shard_total": "Ψ/N_d", "whole_plus_shard_volume": "Ψ + Ψ/N_d",
     "rank_scaled_volume": "N_d·Ψ", "volume_grows": "growing with N_d", "volume_shrinks": "shrinking with N_d",
     "layer_scaled_volume": "L·Ψ (per layer)",
 }
