@@ -266,10 +266,8 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
 def _enumerated(sentence: PreparedSentence, position: int) -> bool:
     """Whether the noun at `position` is listed in parentheses right after "everything" ("所有东西（params、grads、optimizer、
     activations）都 shard 成 1/N_d"): the list spells out what the split acts on."""
-    opening = sentence.text.rfind("(", 0, position)
-    if opening < 0 or ")" in sentence.text[opening:position]:
-        return False
-    return any(b == len(sentence.text[:opening].rstrip()) for _, b in sentence.spans("all_states"))
+    aside = sentence.stance.aside_around(position)
+    return aside is not None and any(b == len(sentence.text[: aside[0]].rstrip()) for _, b in sentence.spans("all_states"))
 
 
 def _kept_split(sentence: PreparedSentence, noun_end: int, start: int, end: int) -> bool:
