@@ -73,11 +73,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue
             if uses and carries is None and when is None and not extra and count is None and _about_activations(sentence):
                 continue  # "activation 不 redundant，shard 了也没法用 all-gather 还原": a use for activations, no stage's step
-            counted = sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start) or (
-                sentence.previous_text.rstrip().endswith(";") and bool(sentence.book.word("volume_head").search(sentence.previous_text))
-                and sentence.has("volume_part", clause[0], len(sentence.text))
-            )  # "ZeRO-3 的 3Ψ：…；反向 all-gather 的其实是激活，…，Ψ": a part of the total a list begun before the semicolon heads
-            flags = {"counted"} if carries == "activations" and counted else set()
+            flags = {"counted"} if carries == "activations" and _counted(sentence, clause, start) else set()
             if sentence.has("qualifies_use", *clause):
                 flags.add("qualified")
             if when and word != "gather" and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
@@ -194,6 +190,16 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
 def _other_collectives(sentence: PreparedSentence, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of the sentence's collectives other than the one at start:end."""
     return [span for span in sentence.spans("op") if span != (start, end)]
+
+
+def _counted(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
+    """Whether the collective at `start` is counted as a part of the volume: its clause gives a part ("3Ψ 里第二个 Ψ 是
+    …"), a ledger heads the sentence ("3Ψ: …"), or a list headed before a semicolon goes on here ("ZeRO-3 的 3Ψ：…；反向
+    all-gather 的其实是激活，…，Ψ")."""
+    if sentence.has("volume_part", *clause) or sentence.has("volume_head", 0, start):
+        return True
+    before = sentence.previous_text
+    return before.rstrip().endswith(";") and bool(sentence.book.word("volume_head").search(before)) and sentence.has("volume_part", clause[0], len(sentence.text))
 
 
 def _when(
