@@ -192,6 +192,8 @@ class PreparedSentence:
         own_clause = self.clause_around(antecedent - 1, antecedent)
         if self.subjects.first_from(own_clause[0], antecedent) is not None:
             return None
+        if own_clause[0] < clause[0] and self.book.structure["subordinate"].match(self.text, own_clause[0]):
+            return None  # "ZeRO-2 …, since the backward pass already does a reduce-scatter, it also …": the main clause's doer
         first = next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
         pronoun = next((span for span in self.spans_of("pronouns") if own_clause[0] <= span[0] and span[1] <= first[0]), None)
         if pronoun is not None and own_clause[0] < clause[0]:

@@ -19,11 +19,21 @@ def axis_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     for word, axis in AXIS_SPLITS:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
-            if sentence.has("activations", *clause) or (word == "tp_axis_split" and not any(sentence.has(w, *clause) for w in ("shard", "axis_work"))):
+            if sentence.has("activations", *clause) or (word == "tp_axis_split" and not _splits(sentence, clause, start)):
                 continue
             stage = _splitting_stage(sentence, clause, start)
             if stage is not None:
                 yield Claim(stage, "axis", axis, start, end)
+
+
+def _splits(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> bool:
+    """Whether the clause of a split at `start` names a split or the work of one, or opens on that split right after
+    a clause that names one ("ZeRO-3 shards the states, but only along the TP dimension"), not one of activations
+    ("partitions activation checkpoints, but across TP ranks": another option's)."""
+    if any(sentence.has(word, *clause) for word in ("shard", "axis_work")):
+        return True
+    continued = sentence.book.word("split_continued").fullmatch(sentence.text, clause[0], start)
+    return bool(continued) and sentence.has("shard", 0, clause[0]) and not sentence.has("activations", 0, clause[0])
 
 
 def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start: int) -> str | None:
@@ -31,8 +41,8 @@ def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start:
     another axis), else one likened to another axis there or right before ("ZeRO-3 和 TP 一样是沿 TP 维度切的", "ZeRO-3 跟
     TP 一样，是沿着 TP 维度切的"), else the stage named last earlier in the sentence, outside quotes, when the clause goes
     on from it ("ZeRO-3 fits because it shards params across the pipeline stages", "ZeRO-3 partitions the parameters, and
-    the partitioning is done across the TP group"), else the topic a Chinese pronoun opening the clause carries on
-    ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
+    the partitioning is done across the TP group") or opens on the split ("ZeRO-3 的三类状态都切开了，只是沿着 TP 的维度"),
+    else the topic a Chinese pronoun opening the clause carries on ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
     others = sentence.book.others
     named = [m for m in sentence.mentions if clause[0] <= m.start < start]
     if named and named[-1].stage not in others:
@@ -46,7 +56,8 @@ def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start:
     if named:
         return None
     unquoted = [m for m in stages if not any(q0 <= m.start < q1 for q0, q1 in sentence.quotes)]
-    if unquoted and sentence.book.word("continuing_opener").match(sentence.text, clause[0], start):
+    goes_on = sentence.book.word("continuing_opener").match(sentence.text, clause[0], start)
+    if unquoted and (goes_on or sentence.book.word("split_continued").fullmatch(sentence.text, clause[0], start)):
         return unquoted[-1].stage
     pronoun = sentence.book.word("pronoun_opener").match(sentence.text, clause[0], start)
     return sentence.topic if pronoun and sentence.topic not in (None, *others) else None

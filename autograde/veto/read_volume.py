@@ -57,7 +57,8 @@ def _volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     comm = sentence.book.word("comm")
     names_traffic = comm.search(sentence.text) is not None
     about_traffic = names_traffic or comm.search(sentence.previous_question)
-    if about_traffic or _traffic_next(sentence, comm) or _total_after_ledger(sentence, comm) or _stage_valued(sentence):
+    traffic_beside = _traffic_next(sentence, comm) or _total_after_ledger(sentence, comm) or _total_after_traffic(sentence, comm)
+    if about_traffic or traffic_beside or _stage_valued(sentence):
         if "ψ" in sentence.text:
             yield from _totals(sentence)
         yield from _comparisons(sentence)
@@ -88,6 +89,12 @@ def _total_after_ledger(sentence: PreparedSentence, comm: re.Pattern[str]) -> bo
     )
 
 
+def _total_after_traffic(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
+    """Whether a sentence opened on its total ("Total ≈ 3Ψ vs DDP's 2Ψ.") follows one that values traffic ("an all-gather
+    … so it's ~2Ψ."): its total is that traffic's."""
+    return sentence.has("total_opener") and "ψ" in sentence.previous_text and bool(comm.search(sentence.previous_text))
+
+
 def _one_bare_value(sentence: PreparedSentence) -> bool:
     """Whether the sentence is short and states one value of Ψ, with no memory, formula or N_d in it."""
     text = sentence.text
@@ -109,6 +116,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     for q in quantities.totals(text):
         if q.coefficient >= MEMORY_SIZED or sentence.book.word("bound_before").search(text, max(0, q.start - QUANTITY_REACH), q.start):
             continue  # a memory size, or a bound the volume is compared with ("a bit above 2Ψ")
+        if sentence.book.word("copy_before").search(text, max(0, q.start - QUANTITY_REACH), q.start):
+            continue  # "梯度每卡常驻完整一份（2Ψ）": the size of a copy kept
         if sentence.book.word("converted_after").match(text, q.end):
             continue  # "3Ψ 个元素 × 2 bytes": a conversion of units, not a stated volume
         if _lesson_figure(sentence, q.start, q.end):
