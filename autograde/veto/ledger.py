@@ -11,6 +11,8 @@ NUMBER_WORDS = {"once": 1, "one": 1, "a": 1, "an": 1, "single": 1, "twice": 2, "
 _ASIDE = re.compile(r"\([^()]*\)")
 _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
+TOTAL_REACH = 16
+"""How far before a listed sum's last collective the total that closes the list may begin ("、梯度 RS 共 3Ψ")."""
 _OPEN_ASIDE_REST = re.compile(r"^[^()]*\)")
 _SLASH = re.compile(r"\s*/\s*")
 _GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*$")
@@ -243,6 +245,8 @@ class LedgerReader:
         (asides in parentheses aside); in a sum headed by its total ("3Ψ = AG … + AG again in backward because we freed
         them after forward Ψ + RS") a long gloss of a part, its value at the end, may sit before the "+"."""
         bare = _ASIDE.sub(" ", _past_open_aside(text, last, text[last.end : next_start]))
+        if listed and any(m.end() == last.end for m in self.composition.finditer(text, max(0, last.start - TOTAL_REACH), last.end)):
+            return False  # "前向 AG、反向 AG、梯度 RS 共 3Ψ，两次 AG 可以 prefetch": the total closes its list
         glossed = len(bare) > 40 and _GLOSS_THEN_PLUS.match(bare) and self.total_before.search(text, 0, start)
         if "=" in bare or ("ψ" in bare or len(bare) > 40) and not glossed or self.compared_before.search(bare) or self.split_into.search(bare) \
                 or (listed and self.composition.search(bare)):

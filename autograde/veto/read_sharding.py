@@ -38,6 +38,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
+_DASH = re.compile(r"\s+-{1,2}\s+|\s*—+\s*")
+DASH_LIST_CHARS = 80
+"""The longest list set off by dashes read as the subject of the clause after it."""
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
 """What may stand between a noun and the participle of a passive split it is the subject of ("the activations get split")."""
@@ -62,6 +65,9 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if relation == "first-at":
                 clause = (clause[0], _next_first_at(sentence, clause, end))
             bound = bound_states(sentence, clause, subject, start, end, word)
+            listed = _dash_list_before(sentence, clause)
+            if not bound and listed is not None:  # "every piece of memory - the model states and the activations - is partitioned"
+                bound = bound_states(sentence, (listed, clause[1]), subject, start, end, word)
             if not bound and word not in SUFFIX_PREDICATES:  # "activation/N_d" names what it divides, or nothing
                 bound = _sentence_topic(sentence, clause)
             if "activations" in bound and _other_axis(sentence, clause):
@@ -94,6 +100,21 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
     yield from _notation(sentence)
     yield from _conjoined_same(sentence)
     yield from _glossed_stages(sentence)
+
+
+def _dash_list_before(sentence: PreparedSentence, clause: tuple[int, int]) -> int | None:
+    """Where a list set off by dashes right before the clause starts ("every piece of memory - the model states and the
+    saved activations - is partitioned"), when the clause opens on its closing dash and the list names object nouns."""
+    text = sentence.text
+    closing = _DASH.match(text, clause[0])
+    if closing is None:
+        return None
+    listed = sentence.clause_around(max(0, clause[0] - 1), clause[0])
+    opening = list(_DASH.finditer(text, listed[0], clause[0]))
+    if not opening or clause[0] - opening[-1].end() > DASH_LIST_CHARS:
+        return None
+    start = opening[-1].end()
+    return start if sentence.has("object_noun", start, clause[0]) else None
 
 
 def _doer(sentence: PreparedSentence, subject: str | None, start: int) -> str | None:
@@ -306,7 +327,10 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     position = after.start() if after else fronted[-1].start() if fronted else None
     if position is None:
         return None
-    nouns = [text[a:b] for a, b in sentence.spans("object_noun") if b <= position and not sentence.book.stance.excluded(text, a, b)]
+    nouns = [
+        text[a:b] for a, b in sentence.spans("object_noun")
+        if b <= position and not sentence.book.stance.excluded(text, a, b) and not _in_reason_before(sentence, a, position)
+    ]
     if nouns:
         named = nouns[-1]
     elif sentence.has("generic_noun", 0, position):
@@ -318,6 +342,16 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     if named is None:
         return None
     return next((c for c in STATES if sentence.book.word(c).fullmatch(named)), None)
+
+
+def _in_reason_before(sentence: PreparedSentence, noun: int, pronoun: int) -> bool:
+    """Whether the noun at `noun` sits in a subordinate clause put after a main one that names an object noun of its own
+    ("activations are redundant because every rank runs the same weights") and ends before the pronoun at `pronoun`:
+    such a clause only gives a reason, and "so ZeRO-3 shards them" points past it to the main clause's noun."""
+    clause = sentence.clause_around(noun, noun + 1)
+    if clause[1] > pronoun or not sentence.book.structure["subordinate"].match(sentence.text, clause[0]):
+        return False
+    return sentence.has("object_noun", 0, clause[0])
 
 
 def _direct_object(sentence: PreparedSentence, end: int, limit: int) -> int | None:
