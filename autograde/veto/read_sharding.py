@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from autograde.veto.claims import Claim, Relation
 from autograde.veto.prepared import PreparedSentence
+from autograde.veto.stages import DASH
 
 STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
           "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer")}
@@ -38,7 +39,6 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
-_DASH = re.compile(r"\s+-{1,2}\s+|\s*—+\s*")
 DASH_LIST_CHARS = 80
 """The longest list set off by dashes read as the subject of the clause after it."""
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
@@ -68,6 +68,9 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             listed = _dash_list_before(sentence, clause)
             if not bound and listed is not None:  # "every piece of memory - the model states and the activations - is partitioned"
                 bound = bound_states(sentence, (listed, clause[1]), subject, start, end, word)
+            spelled_out = _dash_list_after(sentence, clause)
+            if "all_states" in bound and spelled_out is not None:  # "把所有东西都切成了 N_d 份——参数、梯度、优化器状态，还有激活"
+                bound = {**bound_states(sentence, (clause[0], spelled_out), subject, start, end, word), **bound}
             if not bound and word not in SUFFIX_PREDICATES:  # "activation/N_d" names what it divides, or nothing
                 bound = _sentence_topic(sentence, clause)
             if "activations" in bound and _other_axis(sentence, clause):
@@ -106,15 +109,27 @@ def _dash_list_before(sentence: PreparedSentence, clause: tuple[int, int]) -> in
     """Where a list set off by dashes right before the clause starts ("every piece of memory - the model states and the
     saved activations - is partitioned"), when the clause opens on its closing dash and the list names object nouns."""
     text = sentence.text
-    closing = _DASH.match(text, clause[0])
+    closing = DASH.match(text, clause[0])
     if closing is None:
         return None
     listed = sentence.clause_around(max(0, clause[0] - 1), clause[0])
-    opening = list(_DASH.finditer(text, listed[0], clause[0]))
+    opening = list(DASH.finditer(text, listed[0], clause[0]))
     if not opening or clause[0] - opening[-1].end() > DASH_LIST_CHARS:
         return None
     start = opening[-1].end()
     return start if sentence.has("object_noun", start, clause[0]) else None
+
+
+def _dash_list_after(sentence: PreparedSentence, clause: tuple[int, int]) -> int | None:
+    """Where a list that spells out the clause's "everything" after a dash ends ("把所有东西都切成了 N_d 份——参数、梯度、
+    优化器状态，还有各层的中间激活"), when the next clause opens on the dash and names object nouns."""
+    dash = DASH.match(sentence.text, clause[1])
+    if dash is None or dash.end() >= len(sentence.text):
+        return None
+    listed = sentence.clause_around(dash.end(), dash.end() + 1)
+    if listed[1] - dash.end() > DASH_LIST_CHARS or not sentence.has("object_noun", dash.end(), listed[1]):
+        return None
+    return listed[1]
 
 
 def _doer(sentence: PreparedSentence, subject: str | None, start: int) -> str | None:

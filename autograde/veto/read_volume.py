@@ -146,8 +146,12 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         if q.coefficient == 2 and sentence.has("ar_identity"):
             continue  # "RS + AG = 2Ψ = AR": the all-reduce's volume, not the stage's
         owned.append((q, owner, marked))
+    reported = {q.start for q, _, _ in owned if sentence.stance.reported(q.start, q.end)}
     for q, owner, marked in owned:
-        beside = frozenset(f"beside:{other.coefficient:g}" for other, o, _ in owned if o == owner and other.coefficient != q.coefficient)
+        beside = frozenset(  # a value someone else gave corrects nothing the student says ("很多人说 3Ψ，我觉得是 2Ψ")
+            f"beside:{other.coefficient:g}" for other, o, _ in owned
+            if o == owner and other.coefficient != q.coefficient and (other.start in reported) == (q.start in reported)
+        )
         yield Claim(owner, "volume", q.coefficient, q.start, q.end, marked=marked, flags=beside)
 
 

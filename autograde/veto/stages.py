@@ -10,6 +10,8 @@ TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _ASIDE = re.compile(r"^\s*\([^()]*\)")
 _GLOSS = re.compile(r"\s*\(\s*(?:即|也就是|i\.e\.,?|=)?\s*")
 _LIST_SEPARATOR = re.compile(r"\s*(?:/|、|和|与|或|\band\b|\bor\b)\s*")
+DASH = re.compile(r"\s+-{1,2}\s+|\s*(?:—+|--)\s*")
+"""A dash that opens or closes an aside or a list ("… - this is what FSDP does - …", "——", a spaced hyphen)."""
 _STAGE_CHANGE = re.compile(r"⟨([a-z0-9]+)⟩\s*(?:到|至|→|\bto\b|升级到|升到|换成|变成)\s*⟨([a-z0-9]+)⟩")
 _NEW_VALUE = re.compile(r"(?:→|到|变成|变为|增加到|增至|升到|涨到|\bto\b|\binto\b|\bbecomes?\b|\bgoes to\b)\s*(?:约|about|~|≈)?\s*$")
 
@@ -87,7 +89,7 @@ class StageTagger:
             contrasted = bool(self._contrast.search(before)) and bool(self._figure_after.match(tagged, m.end()))
             listed_aside = bool(found) and found[-1].aside and bool(_LIST_SEPARATOR.fullmatch(between))
             compared = bool(self._compared_figure.search(before)) or contrasted or listed_aside
-            aside = depth > 0 or compared or bool(self._strategy_after.match(after))
+            aside = depth > 0 or compared or bool(self._strategy_after.match(after)) or _between_dashes(tagged, m.start())
             found.append(Mention(m.start(), m.end(), m.group(1), reference, aside))
         strategies = [Mention(m.start("name"), m.end("name"), next(k for k in ("zero2", "zero3", "ddp") if m.group(k)), False, False)
                       for m in (self._strategy_subject.finditer(tagged) if "shard" in tagged else ())]  # "SHARD_GRAD_OP 只切梯度"
@@ -99,6 +101,14 @@ def subject_at(
 ) -> str | None:
     """The stage a claim at `position` is about (see SubjectIndex.at)."""
     return SubjectIndex(mentions).at(clause, position, topic, reach)
+
+
+def _between_dashes(tagged: str, position: int) -> bool:
+    """Whether `position` sits in an aside set off by dashes ("ZeRO-2 partitions the parameters - this is what FSDP does -
+    and so …"): an odd number of dashes before it in the sentence, and one more after it."""
+    dashes = [m.start() for m in DASH.finditer(tagged)]
+    before = sum(1 for d in dashes if d < position)
+    return before % 2 == 1 and before < len(dashes)
 
 
 class SubjectIndex:

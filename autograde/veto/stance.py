@@ -37,6 +37,8 @@ class StanceCues:
     """Cues that negate what follows them in the clause (不, 没有, not, never, neither…nor)."""
     negation_after: re.Pattern[str]
     """Cues right after a predicate that negate it (切不了), matched where the predicate ends."""
+    coordination: re.Pattern[str]
+    """Between two negations: the first negates a verb of its own ("don't exist anywhere else and can't be sharded")."""
     object_negation: re.Pattern[str]
     """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
     object_exclusion_after: re.Pattern[str]
@@ -97,6 +99,7 @@ class StanceCues:
         return cls(
             negation=_any(cues["negation"]),
             negation_after=re.compile(f"\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
+            coordination=re.compile(cues["coordination"], re.IGNORECASE),
             object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
             object_exclusion_after=_any(cues["object_exclusion_after"]),
             object_manner_before=re.compile(f"(?:{'|'.join(cues['object_manner_before'])})\\s*$", re.IGNORECASE),
@@ -234,6 +237,7 @@ class SentenceStance:
             if (self._modifier_ends is None or window is None or self._modifier_ends[span[1]] >= start) and not self._neutralised(span, start)
             and not self._closed_aside(span[0], start)
         ]
+        cues = [span for span, later in zip(cues, [*cues[1:], None]) if later is None or not self._cues.coordination.search(self._text, span[1], later[0])]
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
         return "asserted" if negations % 2 == 0 else "denied"
@@ -282,6 +286,10 @@ class SentenceStance:
         """Whether a refuter after a claim ending at `end` rejects it: one with a quote between them rejects the quote
         ("ZeRO-3 会把 activation 也 partition，所以"不能分片"只对前两档成立")."""
         return any(not _QUOTED.search(self._text, end, refuter) for refuter, _ in self._refuters_after.within(end, len(self._text) + 1))
+
+    def reported(self, start: int, end: int) -> bool:
+        """Whether the claim at `start:end` is someone else's (see `_attributed`)."""
+        return self._attributed(start, end)
 
     def _attributed(self, start: int, end: int) -> bool:
         """Whether the claim at `start:end` is someone else's: quoted or reported, and not endorsed by the student.
