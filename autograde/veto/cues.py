@@ -207,6 +207,7 @@ _STRUCTURE = {
     "disposal_pronoun": "{}",
     "inclusion": r"(?:{})\s*(?:the\s+|even\s+|their\s+|its\s+)?$",
     "own_verb": r"\s*(?:{})",
+    "agent_before": "(?:{})",
     "rhetorical_tail": "{}",
     "question_forms": "{}",
     "belief_question": "{}",

@@ -40,6 +40,8 @@ _SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
 DASH_LIST_CHARS = 80
+AGENT_REACH = 24
+"""How far before a noun the "by" that makes it an agent may be ("produced by identical weights")."""
 """The longest list set off by dashes read as the subject of the clause after it."""
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
@@ -300,10 +302,11 @@ def _object_of_an_earlier_verb(sentence: PreparedSentence, clause: tuple[int, in
 
 
 def _enumerated(sentence: PreparedSentence, position: int) -> bool:
-    """Whether the noun at `position` is listed in parentheses right after "everything" ("所有东西（params、grads、optimizer、
-    activations）都 shard 成 1/N_d"): the list spells out what the split acts on."""
+    """Whether the noun at `position` is listed in parentheses right after "everything" or "every tensor" ("所有东西（params、
+    grads、optimizer、activations）都 shard 成 1/N_d", "partitions every tensor across DP ranks (weights, …, activations)"):
+    the list spells out what the split acts on."""
     aside = sentence.stance.aside_around(position)
-    return aside is not None and any(b == len(sentence.text[: aside[0]].rstrip()) for _, b in sentence.spans("all_states"))
+    return aside is not None and any(b == len(sentence.text[: aside[0]].rstrip()) for _, b in sentence.spans("list_head"))
 
 
 def _kept_split(sentence: PreparedSentence, noun_end: int, start: int, end: int) -> bool:
@@ -342,11 +345,13 @@ def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     position = after.start() if after else fronted[-1].start() if fronted else None
     if position is None:
         return None
-    nouns = [
-        text[a:b] for a, b in sentence.spans("object_noun")
+    candidates = [
+        (a, b) for a, b in sentence.spans("object_noun")
         if b <= position and not sentence.book.stance.excluded(text, a, b) and not _in_reason_before(sentence, a, position)
     ]
-    if nouns:
+    agents = [span for span in candidates if sentence.book.structure["agent_before"].search(text, max(0, span[0] - AGENT_REACH), span[0])]
+    nouns = [text[a:b] for a, b in candidates if (a, b) not in agents] or [text[a:b] for a, b in candidates]
+    if nouns:  # a noun named as the agent ("produced by identical weights") only when no other is there
         named = nouns[-1]
     elif sentence.has("generic_noun", 0, position):
         return None  # "同一份数据在 N_d 个 rank 上各存一遍，ZeRO 把它改成只存一遍": data in general, no state
@@ -392,7 +397,7 @@ def _other_axis(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
     split along the sequence or hidden dimension; and the clause names no ZeRO stage of its own (unless the split runs
     across the TP group), nor the sentence the data-parallel ranks as where the pieces go ("沿 hidden 维切成 N_d 份，每个 DP rank 只存一份")."""
     book = sentence.book
-    named = any(m.stage in book.others and m.stage not in book.techniques for m in sentence.mentions)
+    named = any(m.stage in book.others and m.stage not in book.techniques and not m.reference for m in sentence.mentions)
     if not (named or sentence.has("other_axis_split")):
         return False
     over_dp = any(not book.stance.excluded(sentence.text, a, b) for a, b in sentence.spans("over_dp_ranks"))

@@ -298,7 +298,10 @@ class SentenceStance:
         finding; only an endorsement ("我同意", "that's right") makes it theirs.
         """
         quote = next(((a, b) for a, b in self._quotes if a <= start < b), None)
-        leads = [a for a, b in self._spans("attributers").within(0, start) if not self._spans("attribution_ends").any_between(b, start)]
+        leads = [  # one inside the claim too: "all-reduce 我一开始算成 Ψ" reports the value after it
+            a for a, b in self._spans("attributers").within(0, end)
+            if (a < start or b <= end) and not self._spans("attribution_ends").any_between(b, max(b, start))
+        ]
         if quote is None and not leads:
             return False
         lead = min([*leads, *(quote[:1] if quote else ())])
