@@ -107,7 +107,8 @@ def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, e
 
 def _sole_collective(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the clause says the stage runs only this collective ("只需要一次 reduce-scatter", "only needs a RS"): "only"
-    right before it, not a comparison ("比起只做 RS"), not "merely" (只是), not one of a list, not what can be hidden."""
+    right before it, not a comparison ("比起只做 RS"), not "merely" (只是), not one of a list, not what can be hidden, not
+    the only one to cost a value ("only an all-reduce (= RS + AG) costs ~2Ψ")."""
     text = sentence.text
     for a, b in sentence.spans("only_runs"):
         if max(clause[0], start - MODIFIER_REACH) <= a and b <= start and sentence.book.word("only_filler").fullmatch(text, b, start):
@@ -116,6 +117,7 @@ def _sole_collective(sentence: PreparedSentence, clause: tuple[int, int], start:
                 or sentence.book.word("compared_before").search(text, max(clause[0], a - 8), a)
                 or sentence.book.word("listed_after").match(text, end)
                 or sentence.book.word("owned_after").match(text, end)
+                or sentence.book.word("cost_after").match(text, end)
             )
     return False
 
