@@ -39,11 +39,11 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
+"""Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 DASH_LIST_CHARS = 80
+"""The longest list set off by dashes read as what the clause next to it splits."""
 AGENT_REACH = 24
 """How far before a noun the "by" that makes it an agent may be ("produced by identical weights")."""
-"""The longest list set off by dashes read as the subject of the clause after it."""
-"""Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
 """What may stand between a noun and the participle of a passive split it is the subject of ("the activations get split")."""
 _IRREGULAR_PARTICIPLES = frozenset({"split", "spread", "cut"})

@@ -222,7 +222,7 @@ class SentenceStance:
         modifier of its object: a wide scope errs towards "denied", which is the safe side for a claim that is wrong
         when asserted, a narrow one towards "asserted", the safe side for one that is wrong when denied.
         """
-        if self._attributed(start, end):
+        if self.reported(start, end):
             return "reported"
         scope = clause[0] if window is None else max(clause[0], start - window)
         aside = self._asides_open[start]
@@ -288,10 +288,6 @@ class SentenceStance:
         return any(not _QUOTED.search(self._text, end, refuter) for refuter, _ in self._refuters_after.within(end, len(self._text) + 1))
 
     def reported(self, start: int, end: int) -> bool:
-        """Whether the claim at `start:end` is someone else's (see `_attributed`)."""
-        return self._attributed(start, end)
-
-    def _attributed(self, start: int, end: int) -> bool:
         """Whether the claim at `start:end` is someone else's: quoted or reported, and not endorsed by the student.
 
         A quoted or reported claim is not the student's assertion whatever follows it, so no rejection needs
