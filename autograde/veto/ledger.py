@@ -229,12 +229,13 @@ class LedgerReader:
     def _list_closed_by_joiner(self, text: str, parts: list[Part]) -> bool:
         """Whether a list of collectives ends in a sum's joiner ("一个 AG、一个 RS 加一个 AR", "AG, RS plus AR"): the
         list is one sum, as when the sentence says its collectives compose a whole. A joiner that goes on to a further
-        part opens a sum of its own ("AG/RS 的组合，fwd AG + bwd AG + RS"), closing no list."""
+        part opens a sum of its own ("AG/RS 的组合，fwd AG + bwd AG + RS"), closing no list, and a collective in an aside
+        that closes before the next ("（RS 后丢掉别人的分片），通信还是 RS+AG") is none of its items."""
         for index, (first, second, third) in enumerate(zip(parts, parts[1:], parts[2:])):
             listed = _ASIDE.sub(" ", text[first.end : second.start])
             joined = _ASIDE.sub(" ", text[second.end : third.start])
             after = _ASIDE.sub(" ", text[third.end : parts[index + 3].start]) if index + 3 < len(parts) else ""
-            if len(listed) <= 24 and not any(mark in listed + joined for mark in "ψ⟨=") and self.list_joiner.search(listed) and not self.joiner.search(listed) and len(joined) <= 24 \
+            if len(listed) <= 24 and not any(mark in listed + joined for mark in "ψ⟨=()") and self.list_joiner.search(listed) and not self.joiner.search(listed) and len(joined) <= 24 \
                     and self.joiner.search(joined) and not (len(after) <= 24 and self.joiner.search(after)) and not _STOP.search(text, first.end, third.start) \
                     and len({p.value is None for p in (first, second, third)}) == 1:  # "AG 省不掉，RS Ψ + AG Ψ": no list of like items
                 return True

@@ -42,7 +42,7 @@ _PIECE_MARKS = (":", ";", " - ", "—")
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
 DASH_LIST_CHARS = 80
 """The longest list set off by dashes read as what the clause next to it splits."""
-AGENT_REACH = 24
+AGENT_REACH = 40
 """How far before a noun the "by" that makes it an agent may be ("produced by identical weights")."""
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
 """What may stand between a noun and the participle of a passive split it is the subject of ("the activations get split")."""

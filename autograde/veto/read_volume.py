@@ -32,6 +32,8 @@ SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
 HALF_REACH = 12
 """Characters before a value, across a clause break, within which a half named makes it that half's ("前半程，数据量是 Ψ")."""
+STATE_AFTER_FIGURE = 16
+"""How far after a GB figure a state's name makes it that state's memory ("140 GB of bf16 grads")."""
 FIRST_AT_VALUE_REACH = 160
 """Characters before a value within which a "first at" clause may own it ("要到 ZeRO-3 …才…，变成 3Ψ")."""
 COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("comm_less", "less-than"), ("comm_same", "same-as"), ("comm_ratio", "ratio-to"))
@@ -223,6 +225,8 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue  # "half the traffic of an all-reduce" compares with a collective, not a stage
             if relation in ("less-than", "ratio-to") and sentence.has("comm_same") and word != "comm_same":
                 continue  # "halves this step, the total stays the same": the ratio is a part's
+            if relation in ("less-than", "ratio-to") and not sentence.mentions and _opens_on_collective(sentence):
+                continue  # "RS 只是半个 all-reduce，通信量一半": a collective's ratio, said with no stage
             others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and m.reference and m.stage != subject]
             if relation == "same-as" and not others:  # "ZeRO-2 和 ZeRO-3 一样", "no difference between ZeRO-2 and ZeRO-3"
                 others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.others)
@@ -234,6 +238,12 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             named = frozenset({"named-other"}) if others else frozenset()
             for other in others or [None]:
                 yield Claim(subject, "volume", value, start, end, relation, other, flags=named)
+
+
+def _opens_on_collective(sentence: PreparedSentence) -> bool:
+    """Whether the sentence opens on a collective as its subject ("RS 只是半个 all-reduce…")."""
+    opening = sentence.book.word("collective_opens").match(sentence.text)
+    return bool(sentence.book.word("op").match(sentence.text, opening.end() if opening else 0))
 
 
 def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, end: int) -> object:
@@ -351,8 +361,8 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
     words = ["per_shard_volume", "rank_scaled_volume", "volume_grows", "volume_shrinks", "layer_scaled_volume"]
     if sentence.has("op"):
         words.append("per_shard_total")  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
-    if sentence.has("comm"):
-        words.append("whole_plus_shard_volume")  # "the step costs Ψ + Ψ/N_d"
+    if sentence.has("comm") or _total_after_traffic(sentence, sentence.book.word("comm")):
+        words.append("whole_plus_shard_volume")  # "the step costs Ψ + Ψ/N_d", "…all-gathers Ψ/N_d. Total ≈ Ψ + Ψ/N_d"
     for word in words:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(end - 1, end)  # the value's clause ("RS 每卡只收到 Ψ/N_d，AG 也只发 Ψ/N_d": the last)
@@ -380,6 +390,8 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         coefficient, gigabytes = float(figure.group(1)), float(figure.group(2))
         if coefficient >= MEMORY_SIZED or abs(gigabytes - coefficient * billions) > 0.05 * gigabytes:
             continue
+        if sentence.has("state_noun", figure.end(), figure.end() + STATE_AFTER_FIGURE):
+            continue  # "2Ψ = 140 GB of bf16 grads": the memory a state takes, in bytes
         clause = sentence.clause_around(figure.start(), figure.end())
         owner = sentence.subject(clause, figure.start())
         if owner is not None and owner not in sentence.book.others:
