@@ -170,6 +170,12 @@ class PreparedSentence:
         following = self.subjects.first_from(clause[1], clause[1] + MAIN_CLAUSE_REACH)
         return following.stage if following else None
 
+    def in_reason_clause(self, position: int, before: int) -> bool:
+        """Whether `position` sits in a subordinate clause ("since …", "because …", "因为 …") that ends by `before`: it gives
+        a reason, and a pronoun after it stands for something outside it."""
+        clause = self.clause_around(position, position + 1)
+        return clause[1] <= before and bool(self.book.structure["subordinate"].match(self.text, clause[0]))
+
     def pronoun_antecedent(self, clause: tuple[int, int], position: int) -> tuple[int, int] | None:
         """Where the collective is that the claim's subject, a pronoun, stands for: the first of the clause before, its
         subject ("说 RS 快两倍，就是指它只传一半"), or (0, 0) for the collective of the question just asked; None when the pronoun
@@ -192,7 +198,7 @@ class PreparedSentence:
         own_clause = self.clause_around(antecedent - 1, antecedent)
         if self.subjects.first_from(own_clause[0], antecedent) is not None:
             return None
-        if own_clause[0] < clause[0] and self.book.structure["subordinate"].match(self.text, own_clause[0]):
+        if self.in_reason_clause(antecedent - 1, clause[0]):
             return None  # "ZeRO-2 …, since the backward pass already does a reduce-scatter, it also …": the main clause's doer
         first = next(span for span in ops if span[0] >= own_clause[0])  # the clause's first: "RS is twice as fast as AR because it …"
         pronoun = next((span for span in self.spans_of("pronouns") if own_clause[0] <= span[0] and span[1] <= first[0]), None)

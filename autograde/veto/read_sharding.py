@@ -368,10 +368,7 @@ def _in_reason_before(sentence: PreparedSentence, noun: int, pronoun: int) -> bo
     """Whether the noun at `noun` sits in a subordinate clause put after a main one that names an object noun of its own
     ("activations are redundant because every rank runs the same weights") and ends before the pronoun at `pronoun`:
     such a clause only gives a reason, and "so ZeRO-3 shards them" points past it to the main clause's noun."""
-    clause = sentence.clause_around(noun, noun + 1)
-    if clause[1] > pronoun or not sentence.book.structure["subordinate"].match(sentence.text, clause[0]):
-        return False
-    return sentence.has("object_noun", 0, clause[0])
+    return sentence.in_reason_clause(noun, pronoun) and sentence.has("object_noun", 0, sentence.clause_around(noun, noun + 1)[0])
 
 
 def _direct_object(sentence: PreparedSentence, end: int, limit: int) -> int | None:
