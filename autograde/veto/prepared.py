@@ -6,7 +6,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from autograde.veto.cues import CueBook
-from autograde.veto.stages import Mention, SubjectIndex
+from autograde.veto.stages import DASH, Mention, SubjectIndex
 from autograde.veto.stance import SentenceStance, Stance
 from autograde.veto.worked_setting import WorkedSetting
 
@@ -18,6 +18,8 @@ TIME_ANCHOR_REACH = 24
 """Characters before a collective within which "after the", "once the" make it a time, not a pronoun's antecedent."""
 MAIN_CLAUSE_REACH = 8
 """Characters after a subordinate clause within which the main clause must name its stage to lend it as the subject."""
+DASH_ASIDE_CHARS = 80
+"""The longest aside set off by dashes that a clause closing it is read across ("every piece of memory - … - is partitioned")."""
 
 
 @dataclass
@@ -169,6 +171,17 @@ class PreparedSentence:
             return None
         following = self.subjects.first_from(clause[1], clause[1] + MAIN_CLAUSE_REACH)
         return following.stage if following else None
+
+    def dash_aside_before(self, clause: tuple[int, int]) -> tuple[int, int] | None:
+        """The aside set off by dashes that `clause` opens by closing ("the per-GPU memory - activations included - keeps
+        falling"): the span of its opening dash, or None."""
+        if DASH.match(self.text, clause[0]) is None:
+            return None
+        before = self.clause_around(max(0, clause[0] - 1), clause[0])
+        opening = list(DASH.finditer(self.text, before[0], clause[0]))
+        if not opening or clause[0] - opening[-1].end() > DASH_ASIDE_CHARS:
+            return None
+        return opening[-1].span()
 
     def in_reason_clause(self, position: int, before: int) -> bool:
         """Whether `position` sits in a subordinate clause ("since …", "because …", "因为 …") that ends by `before`: it gives

@@ -35,7 +35,7 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 subject = sentence.topic  # "只要 DP 够大…": the data-parallel group growing is how the stage scales out
             if subject not in book.scaling.stages:
                 continue
-            if reading.clause_needs and not sentence.present(reading.clause_needs, *_with_fronted_topic(sentence, clause)):
+            if reading.clause_needs and not sentence.present(reading.clause_needs, *_with_fronted_topic(sentence, _across_dash_aside(sentence, clause))):
                 continue
             if reading.limited and sentence.present(reading.limited, *clause):
                 continue
@@ -44,6 +44,15 @@ def scaling_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             ):
                 continue
             yield Claim(subject, reading.topic, reading.claim, start, end, negated_form=reading.denied)
+
+
+def _across_dash_aside(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:
+    """The clause with the one before an aside set off by dashes that it closes ("the per-GPU total memory - activations
+    included - just keeps falling"), whose noun is its subject."""
+    aside = sentence.dash_aside_before(clause)
+    if aside is None:
+        return clause
+    return sentence.clause_around(max(0, aside[0] - 1), aside[0])[0], clause[1]
 
 
 def _with_fronted_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from autograde.veto.claims import Claim, Relation
-from autograde.veto.prepared import PreparedSentence
+from autograde.veto.prepared import DASH_ASIDE_CHARS, PreparedSentence
 from autograde.veto.stages import DASH
 
 STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
@@ -40,8 +40,6 @@ _SPACES = re.compile(r"\s*")
 _FRONTED_AFTER_COLLECTIVE = re.compile(r"[\s,]*(?:把|将)")
 _PIECE_MARKS = (":", ";", " - ", "—")
 """Marks after which a noun opens a piece of its own: no verb before them takes it as object."""
-DASH_LIST_CHARS = 80
-"""The longest list set off by dashes read as what the clause next to it splits."""
 AGENT_REACH = 40
 """How far before a noun the "by" that makes it an agent may be ("produced by identical weights")."""
 _PASSIVE_GAP = re.compile(r"(?:\s+(?:get|gets|got|are|is|were|was|been|being|be|also|all|then|now))*\s*")
@@ -110,16 +108,10 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 def _dash_list_before(sentence: PreparedSentence, clause: tuple[int, int]) -> int | None:
     """Where a list set off by dashes right before the clause starts ("every piece of memory - the model states and the
     saved activations - is partitioned"), when the clause opens on its closing dash and the list names object nouns."""
-    text = sentence.text
-    closing = DASH.match(text, clause[0])
-    if closing is None:
+    aside = sentence.dash_aside_before(clause)
+    if aside is None:
         return None
-    listed = sentence.clause_around(max(0, clause[0] - 1), clause[0])
-    opening = list(DASH.finditer(text, listed[0], clause[0]))
-    if not opening or clause[0] - opening[-1].end() > DASH_LIST_CHARS:
-        return None
-    start = opening[-1].end()
-    return start if sentence.has("object_noun", start, clause[0]) else None
+    return aside[1] if sentence.has("object_noun", aside[1], clause[0]) else None
 
 
 def _dash_list_after(sentence: PreparedSentence, clause: tuple[int, int]) -> int | None:
@@ -129,7 +121,7 @@ def _dash_list_after(sentence: PreparedSentence, clause: tuple[int, int]) -> int
     if dash is None or dash.end() >= len(sentence.text):
         return None
     listed = sentence.clause_around(dash.end(), dash.end() + 1)
-    if listed[1] - dash.end() > DASH_LIST_CHARS or not sentence.has("object_noun", dash.end(), listed[1]):
+    if listed[1] - dash.end() > DASH_ASIDE_CHARS or not sentence.has("object_noun", dash.end(), listed[1]):
         return None
     return listed[1]
 

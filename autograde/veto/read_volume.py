@@ -40,8 +40,8 @@ COMPARISONS: tuple[tuple[str, Relation], ...] = (("comm_more", "more-than"), ("c
 """Word classes that compare a stage's volume with another's, and the relation each states."""
 _RATIO = re.compile(r"(\d+(?:\.\d+)?)x|\bhalf\b")
 _CONTINUED = re.compile(r"\s*[+=]")
-_OWN_VALUE = re.compile(r"\s*(?:/\s*⟨\w+⟩\s*)*(?:的|'s)?\s*(?:是|为|=|:|\bis\b|\bare\b)\s*(?:约|about|~|≈)?\s*\d*ψ")
-"""Right after a stage: a value of its own ("DDP/ZeRO-2 是 2Ψ", "ZeRO-2 is 2Ψ")."""
+_OWN_VALUE = re.compile(r"\s*(?:/\s*⟨\w+⟩\s*)*(?:的|'s)?\s*(?:是|为|=|:|\bis\b|\bare\b)\s*(?:约|about|~|≈)?\s*(?:\d*ψ|\d+(?:\.\d+)?\s*[gtm]i?b\b)")
+"""Right after a stage: a value of its own ("DDP/ZeRO-2 是 2Ψ", "ZeRO-2 is 2Ψ", "DDP 是 28GB")."""
 _MORE_VALUES = re.compile(r"\s*\+\s*(\d+(?:\.\d+)?)?ψ(?![\w/])")
 """One more value added after a sum's first ("RS plus AG costs 2Ψ + 2Ψ")."""
 
@@ -201,6 +201,9 @@ def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     "which costs Ψ" in a clause that names no collective it could belong to, nor one part of several ("each of the
     three costs Ψ")."""
     low = max(clause[0], start - SOLE_REACH)
+    aside = sentence.stance.aside_around(start)
+    if aside is not None:  # "you all-gather its weights (summed over layers that's Ψ)": the aside values its clause's collective
+        clause = (sentence.clause_around(max(0, aside[0] - 1), aside[0])[0], clause[1])
     if sentence.book.word("step_total_before").search(sentence.text, low, start):
         return True  # "每步通信只剩 Ψ": the step's whole traffic, whatever collectives the clause names
     if sentence.book.word("stage_is_before").search(sentence.text, low, start) and sentence.book.word("step_total_after").match(sentence.text, end):

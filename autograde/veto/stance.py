@@ -62,6 +62,8 @@ class StanceCues:
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
     counterfactual: re.Pattern[str]
     """Conditions contrary to fact anywhere before the claim (if … were … could), which assert nothing either."""
+    factual_relative: re.Pattern[str]
+    """Opens a relative clause on what is so anyway (", which already cost"): a counterfactual before it does not reach past it."""
     conditional: re.Pattern[str]
     """A condition and its consequence ("假如 … 就", "if … would"): contrary to fact when a rejection follows it."""
     condition_rejected: re.Pattern[str]
@@ -112,6 +114,7 @@ class StanceCues:
             condition_clause=_any(cues["condition_clause"]),
             open_question=_any(cues["open_question"]),
             counterfactual=_any(cues["counterfactual"]),
+            factual_relative=_any(cues["factual_relative"]),
             conditional=_any(cues["conditional"]),
             condition_rejected=_any(cues["condition_rejected"]),
             condition_contrary=_any(cues["condition_contrary"]),
@@ -186,6 +189,7 @@ class SentenceStance:
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
         carried_on = _goes_on_hypothetically(cues, previous_sentence, sentence)
         self._counterfactual_at = 0 if carried_on else _counterfactual_at(cues, sentence, next_sentence)
+        self._factual = _Spans(cues.factual_relative, sentence)
         self._refuters_after = _Spans(cues.refuters_after, _ASIDES.sub(lambda m: " " * len(m.group()), sentence))
         self._asides_open = _last_open_paren(sentence)
         self._modifier_ends: list[float] | None = None
@@ -228,7 +232,7 @@ class SentenceStance:
         aside = self._asides_open[start]
         if aside >= scope:
             scope = aside + 1  # a claim inside an aside is not negated from outside it
-        if self._open.within(scope, start) or self._counterfactual_at < start or self._in_condition(start, end):
+        if self._open.within(scope, start) or self._hypothetical(start, end) or self._in_condition(start, end):
             return "open"
         if window is not None and self._modifier_ends is None:
             self._modifier_ends = _modifier_ends(self._cues, self._text)
@@ -241,6 +245,11 @@ class SentenceStance:
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
         return "asserted" if negations % 2 == 0 else "denied"
+
+    def _hypothetical(self, start: int, end: int) -> bool:
+        """Whether a counterfactual opens before the claim at `start:end` with no relative clause on what is so anyway
+        between them (one inside the claim's span counts: "all-gathers, which already cost Ψ/N_d")."""
+        return self._counterfactual_at < start and not self._factual.any_between(self._counterfactual_at, end)
 
     def _in_condition(self, start: int, end: int) -> bool:
         """Whether the claim lies inside a condition clause ("如果把 rank 3 的激活切成 8 份分给别人，…", "If ZeRO split the
