@@ -11,7 +11,8 @@ from autograde.veto.prepared import DASH_ASIDE_CHARS, PreparedSentence
 from autograde.veto.stages import DASH
 
 STATES = {"parameters": ("parameters",), "gradients": ("gradients",), "optimizer": ("optimizer",), "activations": ("activations",),
-          "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer")}
+          "all_states": ("parameters", "gradients", "optimizer"), "model_states": ("parameters", "gradients", "optimizer"),
+          "all_memory": ("parameters", "gradients", "optimizer", "activations")}
 """Word classes of the cue book that name states, and the states of facts.yaml each stands for."""
 PREDICATES = (
     ("shard", True), ("hold_fraction", True), ("divided_suffix", True), ("shrinks_with_ranks", True), ("relieves", True), ("keep_full", False)
@@ -94,7 +95,7 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags = temporary | (frozenset() if states <= strict else frozenset({"loose"}))
                 yield from _with_contrast(sentence, Claim(subject, "shards", states, start, end, relation, other, sharded, exact, flags=flags), clause)
                 continue
-            universal = frozenset(STATES["all_states"]) if "all_states" in bound else frozenset()
+            universal = frozenset(state for word_class in ("all_states", "all_memory") if word_class in bound for state in STATES[word_class])
             for state in sorted(states):
                 flags = temporary | (frozenset() if state in strict else frozenset({"loose"})) | (frozenset({"universal"}) if state in universal else frozenset())
                 yield from _with_contrast(sentence, Claim(subject, "shards", frozenset({state}), start, end, sharded=sharded, flags=flags), clause)

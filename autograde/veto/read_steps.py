@@ -171,8 +171,8 @@ def _carries(sentence: PreparedSentence, clause: tuple[int, int], start: int, en
                 between = text[end:a]
             elif end <= a <= end + reach and sentence.book.word("fronted_next").fullmatch(text, end, a):
                 between = ""  # "reduce-scatter，把全量参数…": the clause after the collective says what it moves
-            elif clause[0] <= a and b <= start and text[b:start].strip() in ("", "的"):
-                between = ""  # "梯度 all-gather", "激活的 reduce-scatter", "a gradient all-gather": the state names what it moves
+            elif clause[0] <= a and b <= start and (text[b:start].strip() in ("", "的") or sentence.book.word("patient_before").fullmatch(text, b, start)):
+                between = ""  # "梯度 all-gather", "激活的 reduce-scatter", "优化器状态还要 all-reduce": the state names what it moves
             elif clause[0] <= a and b <= start and start - b <= 12 and sentence.book.word("fronted").search(text, max(clause[0], a - 32), a):
                 between = text[b:start]
             elif clause[0] <= a and b <= start and start - b <= 32 and sentence.book.word("passive_before").search(text, b, start):
