@@ -82,6 +82,8 @@ class LedgerReader:
     """Between a collective and a value: a negation ("reduce-scatter 单独不是 2Ψ"), so the value is denied, not stated."""
     list_joiner: re.Pattern[str]
     """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
+    list_break: re.Pattern[str]
+    """Between two collectives of a plain list: a conclusion ("所以", "so") that opens a list of its own."""
     composition: re.Pattern[str]
     """Says the collectives compose a whole ("三部分", "consists of", "加起来")."""
     total_before: re.Pattern[str]
@@ -140,6 +142,7 @@ class LedgerReader:
             split_into=re.compile(cues["split_into"], re.IGNORECASE),
             negated=re.compile(cues["negated"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
+            list_break=re.compile(cues["list_break"], re.IGNORECASE),
             composition=re.compile(cues["composition"], re.IGNORECASE),
             total_before=re.compile(rf"(?:(\d+(?:\.\d+)?)?ψ)\s*(?:{cues['total_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
             total_after=re.compile(
@@ -253,7 +256,7 @@ class LedgerReader:
                 or (listed and self.composition.search(bare)):
             return False  # "…组成，两次 AG 可以预取": the word saying what composes the whole closes its list
         # a stage named between two listed collectives starts a clause of its own ("RS 是 AR 的一半，但 ZeRO-1 还有一个 AG")
-        return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and "⟨" not in bare and self.list_joiner.search(bare)))
+        return bool(self.joiner.search(bare) or (listed and len(bare) <= 24 and "⟨" not in bare and self.list_joiner.search(bare) and not self.list_break.search(bare)))
 
     def _total(self, text: str, start: int, last: Part) -> float | None:
         """The total a sum from `start` to its `last` part states before it ("3Ψ = …") or after it ("… = 3Ψ", "…，加起来

@@ -67,6 +67,7 @@ def _volume_claims(sentence: PreparedSentence) -> Iterator[Claim]:
         yield from _collective_comparisons(sentence)
     if "ψ" in sentence.text:
         yield from _ledger(sentence)
+        yield from _reasoned_values(sentence)
     yield from step_claims(sentence)
     if "n_d" in sentence.text or names_traffic:
         yield from _per_rank(sentence)  # "traffic grows with the number of peers" names no N_d
@@ -334,6 +335,17 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
         for part in lg.parts:
             if owner is not None:
                 yield Claim(owner, "step", (part.collective, None, None, False, None), part.start, part.end, flags=frozenset({"in-ledger"}))
+
+
+def _reasoned_values(sentence: PreparedSentence) -> Iterator[Claim]:
+    """A collective's value concluded after the clause that explains it ("reduce-scatter 要先 reduce 再 scatter，两步所以是
+    2Ψ"): the collective's own, which the ledger's short reach past a comma does not take."""
+    reasoned = sentence.book.word("reasoned_value_after")
+    for word, collective in COLLECTIVE_WORDS:
+        for start, end in sentence.spans(word) if word != "gather" else ():
+            found = reasoned.match(sentence.text, end)
+            if found:
+                yield Claim(collective, "volume", float(found.group("value") or 1), start, found.end())
 
 
 def _parallel_values(lg: Ledger, text: str) -> Iterator[Claim]:

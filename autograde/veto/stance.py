@@ -60,6 +60,10 @@ class StanceCues:
     """A condition clause ("if … not …,"): negations inside it do not negate a claim after it."""
     open_question: re.Pattern[str]
     """Cues that make the claim an open question (是否, whether, 不想), which asserts nothing."""
+    concession: re.Pattern[str]
+    """A concession ("即使", "哪怕", "even if"): what it concedes is open, up to the consequence it turns to."""
+    concession_turn: re.Pattern[str]
+    """After a concession: the consequence it turns to ("也能", "still"), which is asserted."""
     counterfactual: re.Pattern[str]
     """Conditions contrary to fact anywhere before the claim (if … were … could), which assert nothing either."""
     factual_relative: re.Pattern[str]
@@ -113,6 +117,8 @@ class StanceCues:
             neutral=_any(cues["neutral"]),
             condition_clause=_any(cues["condition_clause"]),
             open_question=_any(cues["open_question"]),
+            concession=_any(cues["concession"]),
+            concession_turn=re.compile(cues["concession_turn"], re.IGNORECASE),
             counterfactual=_any(cues["counterfactual"]),
             factual_relative=_any(cues["factual_relative"]),
             conditional=_any(cues["conditional"]),
@@ -187,6 +193,7 @@ class SentenceStance:
         masked = _blank(sentence, self._refuters.spans)
         self._negations = _Spans(cues.negation, masked)
         self._open = _Spans(cues.open_question, _blank(masked, self._neutral.spans))
+        self._concessions = _Spans(cues.concession, masked)
         carried_on = _goes_on_hypothetically(cues, previous_sentence, sentence)
         self._counterfactual_at = 0 if carried_on else _counterfactual_at(cues, sentence, next_sentence)
         self._factual = _Spans(cues.factual_relative, sentence)
@@ -232,7 +239,7 @@ class SentenceStance:
         aside = self._asides_open[start]
         if aside >= scope:
             scope = aside + 1  # a claim inside an aside is not negated from outside it
-        if self._open.within(scope, start) or self._hypothetical(start, end) or self._in_condition(start, end):
+        if self._open.within(scope, start) or self._conceded(scope, start, end) or self._hypothetical(start, end) or self._in_condition(start, end):
             return "open"
         if window is not None and self._modifier_ends is None:
             self._modifier_ends = _modifier_ends(self._cues, self._text)
@@ -245,6 +252,11 @@ class SentenceStance:
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
         negations += self._refuted(start, end, window)  # "it is not true that X" denies X, as "X is wrong" does
         return "asserted" if negations % 2 == 0 else "denied"
+
+    def _conceded(self, scope: int, start: int, end: int) -> bool:
+        """Whether a concession opens in `scope` before the claim at `start:end` and does not turn to its consequence by
+        the claim's end ("哪怕 10T 的模型也能在 24GB 的卡上训": the claim opens on the turn)."""
+        return any(not self._cues.concession_turn.search(self._text, b, end) for _, b in self._concessions.within(scope, start))
 
     def _hypothetical(self, start: int, end: int) -> bool:
         """Whether a counterfactual opens before the claim at `start:end` with no relative clause on what is so anyway
