@@ -84,6 +84,8 @@ class LedgerReader:
     """What joins the items of a listed composition (",", "、", "and"), where the sentence says they compose a whole."""
     list_break: re.Pattern[str]
     """Between two collectives of a plain list: a conclusion ("所以", "so") that opens a list of its own."""
+    dated_after: re.Pattern[str]
+    """Right after a collective that restates the one before: a time it dates ("先做 reduce-scatter，RS 后各自更新…")."""
     composition: re.Pattern[str]
     """Says the collectives compose a whole ("三部分", "consists of", "加起来")."""
     total_before: re.Pattern[str]
@@ -143,6 +145,7 @@ class LedgerReader:
             negated=re.compile(cues["negated"], re.IGNORECASE),
             list_joiner=re.compile(cues["list_joiner"], re.IGNORECASE),
             list_break=re.compile(cues["list_break"], re.IGNORECASE),
+            dated_after=re.compile(cues["dated_after"], re.IGNORECASE),
             composition=re.compile(cues["composition"], re.IGNORECASE),
             total_before=re.compile(rf"(?:(\d+(?:\.\d+)?)?ψ)\s*(?:{cues['total_before']})\s*[^=+;。ψ\d]{{0,8}}$", re.IGNORECASE),
             total_after=re.compile(
@@ -169,6 +172,8 @@ class LedgerReader:
         found = []
         for m in self.part.finditer(text):
             collective = next(self.names[name] for name in self.names if m.group(name))
+            if found and found[-1].collective == collective and not m.group("after") and self.dated_after.match(text, m.end()):
+                continue  # "先做 reduce-scatter，RS 后各自更新…": the restated collective dates the update, no part of its own
             count = m.group("count")
             number = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower())
             gap = m.group("gap") or ""

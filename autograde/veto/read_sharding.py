@@ -263,10 +263,22 @@ def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict
     if sentence.book.structure["topic_consequence"].match(text, clause[0]):
         opening = nouns.match(text, len(text) - len(text.lstrip(" (")))  # its own precision word included
     else:
-        opening = _reasoned_topic(sentence, clause)
+        opening = _reasoned_topic(sentence, clause) or _marked_topic(sentence, clause)
     if opening is None:
         return {}
     return {c: False for c in STATES if sentence.book.word(c).fullmatch(opening.group())}
+
+
+def _marked_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.Match[str] | None:
+    """The state the clause right before `clause` names as its topic and nothing else ("对于 activation，")."""
+    text, nouns = sentence.text, sentence.book.word("object_noun")
+    before = [(a, b) for a, b in sentence.clauses if b <= clause[0]]
+    if not before:
+        return None
+    a, b = before[-1]
+    marker = sentence.book.structure["topic_marker"].match(text, b - len(text[a:b].lstrip(" ,")))
+    opening = nouns.match(text, marker.end()) if marker else None
+    return opening if opening and not text[opening.end() : b].strip(" ,") else None
 
 
 def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.Match[str] | None:

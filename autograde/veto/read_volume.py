@@ -325,6 +325,8 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
         sole = last in summed and last.beside
         said = last.value if (sole or (not last.beside and sentence.book.word("sum_verb").search(text, last.start, last.end))) and not _CONTINUED.match(text, last.end) else None
         total = lg.total if lg.total is not None else said
+        if lg.total is not None and len(lg.parts) == 1 and text.rstrip().endswith(";"):
+            continue  # "3Ψ 来自：前向 all-gather（Ψ）；…": the heading's list goes on past the semicolon
         if total is not None and all(p.count is not None for p in lg.parts):
             parts = tuple((p.collective, p.count) for p in lg.parts)
             yield Claim("ledger", "volume", (total, parts), lg.start, lg.end, flags=earlier)
