@@ -39,6 +39,9 @@ class StanceCues:
     """Cues right after a predicate that negate it (切不了), matched where the predicate ends."""
     coordination: re.Pattern[str]
     """Between two negations: the first negates a verb of its own ("don't exist anywhere else and can't be sharded")."""
+    coordinated_clause: re.Pattern[str]
+    """Between a negation and a claim: a coordinated clause on the traffic's total ("there's no second all-gather and
+    the total is 2Ψ"), which the negation does not reach."""
     object_negation: re.Pattern[str]
     """Cues right before a noun that exclude it ("not activations", "而不是梯度")."""
     object_exclusion_after: re.Pattern[str]
@@ -106,6 +109,7 @@ class StanceCues:
             negation=_any(cues["negation"]),
             negation_after=re.compile(f"\\s*(?:{'|'.join(cues['negation_after'])})", re.IGNORECASE),
             coordination=re.compile(cues["coordination"], re.IGNORECASE),
+            coordinated_clause=re.compile(cues["coordinated_clause"], re.IGNORECASE),
             object_negation=re.compile(f"(?:{'|'.join(cues['object_negation'])})\\s*(?:the |any |a |an )?$", re.IGNORECASE),
             object_exclusion_after=_any(cues["object_exclusion_after"]),
             object_manner_before=re.compile(f"(?:{'|'.join(cues['object_manner_before'])})\\s*$", re.IGNORECASE),
@@ -246,7 +250,7 @@ class SentenceStance:
         cues = [
             span for span in self._negations.within(scope, start)
             if (self._modifier_ends is None or window is None or self._modifier_ends[span[1]] >= start) and not self._neutralised(span, start)
-            and not self._closed_aside(span[0], start)
+            and not self._closed_aside(span[0], start) and not self._cues.coordinated_clause.search(self._text, span[1], start)
         ]
         cues = [span for span, later in zip(cues, [*cues[1:], None]) if later is None or not self._cues.coordination.search(self._text, span[1], later[0])]
         negations = len(cues) + bool(self._cues.negation_after.match(self._text, end, clause[1]))
