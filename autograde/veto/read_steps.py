@@ -43,7 +43,7 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             subject = _possessor(sentence, clause, start) or sentence.subject(clause, start)
             if subject is None or subject in sentence.book.others or sentence.has("not_a_step", *clause) or _replaced(sentence, clause, start, end):
                 continue
-            if not sentence.mentions and _described(sentence, clause, start, end):
+            if _described(sentence, clause, start, end):
                 continue
             if collective == "broadcast" and (
                 sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start)
@@ -84,9 +84,11 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
 
 def _described(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the collective opens its clause as the subject of what it does ("all-reduce 让每卡都拿到全部梯度", "an
-    all-reduce gives every rank the full sum"): in a sentence naming no stage, that describes the collective, not a step."""
+    all-reduce gives every rank the full sum"): in a sentence naming no stage, or after a contrast in one that does ("而
+    all-reduce 给的是全量梯度之和"), that describes the collective, not a step."""
     text = sentence.text
-    return bool(sentence.book.word("collective_opens").fullmatch(text, clause[0], start) and sentence.book.word("describes").match(text, end))
+    opens = sentence.book.word("contrast_opens" if sentence.mentions else "collective_opens")
+    return bool(opens.fullmatch(text, clause[0], start) and sentence.book.word("describes").match(text, end))
 
 
 def _in_a_list(sentence: PreparedSentence, start: int, end: int) -> bool:
