@@ -172,12 +172,16 @@ class PreparedSentence:
         following = self.subjects.first_from(clause[1], clause[1] + MAIN_CLAUSE_REACH)
         return following.stage if following else None
 
+    def clause_before(self, position: int) -> tuple[int, int]:
+        """The span of the clause that runs up to `position` (the one an aside or a break at `position` closes)."""
+        return self.clause_around(max(0, position - 1), position)
+
     def dash_aside_before(self, clause: tuple[int, int]) -> tuple[int, int] | None:
         """The aside set off by dashes that `clause` opens by closing ("the per-GPU memory - activations included - keeps
         falling"): the span of its opening dash, or None."""
         if DASH.match(self.text, clause[0]) is None:
             return None
-        before = self.clause_around(max(0, clause[0] - 1), clause[0])
+        before = self.clause_before(clause[0])
         opening = list(DASH.finditer(self.text, before[0], clause[0]))
         if not opening or clause[0] - opening[-1].end() > DASH_ASIDE_CHARS:
             return None

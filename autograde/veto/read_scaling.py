@@ -52,7 +52,7 @@ def _across_dash_aside(sentence: PreparedSentence, clause: tuple[int, int]) -> t
     aside = sentence.dash_aside_before(clause)
     if aside is None:
         return clause
-    return sentence.clause_around(max(0, aside[0] - 1), aside[0])[0], clause[1]
+    return sentence.clause_before(aside[0])[0], clause[1]
 
 
 def _with_fronted_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:

@@ -204,7 +204,7 @@ def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     low = max(clause[0], start - SOLE_REACH)
     aside = sentence.stance.aside_around(start)
     if aside is not None:  # "you all-gather its weights (summed over layers that's Ψ)": the aside values its clause's collective
-        clause = (sentence.clause_around(max(0, aside[0] - 1), aside[0])[0], clause[1])
+        clause = (sentence.clause_before(aside[0])[0], clause[1])
     if sentence.book.word("step_total_before").search(sentence.text, low, start):
         return True  # "每步通信只剩 Ψ": the step's whole traffic, whatever collectives the clause names
     if sentence.book.word("stage_is_before").search(sentence.text, low, start) and sentence.book.word("step_total_after").match(sentence.text, end):
