@@ -269,14 +269,20 @@ def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict
     return {c: False for c in STATES if sentence.book.word(c).fullmatch(opening.group())}
 
 
+def _clauses_before(sentence: PreparedSentence, clause: tuple[int, int]) -> list[tuple[int, int]]:
+    """The clauses that end by `clause`'s start, each from its first word (spaces and commas skipped) to its end."""
+    text = sentence.text
+    return [(b - len(text[a:b].lstrip(" ,")), b) for a, b in sentence.clauses if b <= clause[0]]
+
+
 def _marked_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.Match[str] | None:
     """The state the clause right before `clause` names as its topic and nothing else ("对于 activation，")."""
     text, nouns = sentence.text, sentence.book.word("object_noun")
-    before = [(a, b) for a, b in sentence.clauses if b <= clause[0]]
+    before = _clauses_before(sentence, clause)
     if not before:
         return None
     a, b = before[-1]
-    marker = sentence.book.structure["topic_marker"].match(text, b - len(text[a:b].lstrip(" ,")))
+    marker = sentence.book.structure["topic_marker"].match(text, a)
     opening = nouns.match(text, marker.end()) if marker else None
     return opening if opening and not text[opening.end() : b].strip(" ,") else None
 
@@ -286,7 +292,7 @@ def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.M
     between them ("优化器状态因为…,")."""
     text, nouns = sentence.text, sentence.book.word("object_noun")
     reason, lead = sentence.book.structure["topic_reason"], sentence.book.structure["topic_lead"]
-    before = [(lead.match(text, b - len(text[a:b].lstrip(" ,"))).end(), b) for a, b in sentence.clauses if b <= clause[0]]
+    before = [(lead.match(text, a).end(), b) for a, b in _clauses_before(sentence, clause)]
     if len(before) >= 2 and reason.match(text, before[-1][0]):
         opening = nouns.match(text, before[-2][0])
         return opening if opening and not text[opening.end() : before[-2][1]].strip() else None
