@@ -376,8 +376,8 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
     """Volumes that do not exist per rank: a collective moving only Ψ/N_d (or a whole Ψ plus a Ψ/N_d), or N_d·Ψ, or a
     volume growing or shrinking with N_d, or one multiplied by the number of layers."""
     words = ["per_shard_volume", "rank_scaled_volume", "volume_grows", "volume_shrinks", "layer_scaled_volume"]
-    if sentence.has("op"):
-        words.append("per_shard_total")  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"
+    if sentence.has("op") or sentence.book.word("op").search(sentence.previous_text):
+        words.append("per_shard_total")  # "RS 只收 Ψ/N_d，AG 只发 Ψ/N_d，所以 total 是 2Ψ/N_d"; "The parts are … so ZeRO-3 is 3Ψ/N_d"
     if sentence.has("comm") or _total_after_traffic(sentence, sentence.book.word("comm")):
         words.append("whole_plus_shard_volume")  # "the step costs Ψ + Ψ/N_d", "…all-gathers Ψ/N_d. Total ≈ Ψ + Ψ/N_d"
     for word in words:
