@@ -256,12 +256,13 @@ def _about_traffic(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
 def _sentence_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> dict[str, bool]:
     """The state a Chinese clause with no object of its own acts on, bound loosely: the one opening the sentence when the
     clause is opened by 所以/因此 ("FP32 master 权重因为每卡都要用，所以仍然每卡全量保存"), or the one opening the clause
-    before when a reason follows it there ("优化器状态因为更新时需要全量，每张卡还是完整保存的"); else nothing."""
+    before when a reason follows it there ("优化器状态因为更新时需要全量，每张卡还是完整保存的", also after 所以:
+    "ZeRO-3 切参数和梯度，优化器状态因为…，所以每卡还是保留完整一份"); else nothing."""
     text, nouns = sentence.text, sentence.book.word("object_noun")
     if not _CJK.search(text, *clause) or nouns.search(text, *clause):
         return {}
     if sentence.book.structure["topic_consequence"].match(text, clause[0]):
-        opening = nouns.match(text, len(text) - len(text.lstrip(" (")))  # its own precision word included
+        opening = nouns.match(text, len(text) - len(text.lstrip(" ("))) or _reasoned_topic(sentence, clause)  # its own precision word included
     else:
         opening = _reasoned_topic(sentence, clause) or _marked_topic(sentence, clause)
     if opening is None:
@@ -524,8 +525,11 @@ def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
     """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), "FSDP 就是 ZeRO-2 的
     PyTorch 实现", or an FSDP sharding strategy glossed as another stage than it is ("SHARD_GRAD_OP，也就是 ZeRO-3",
     "ZeRO-1 is FSDP's SHARD_GRAD_OP")."""
+    based_on = sentence.spans("adds_over")
     for a, b in sentence.spans("identity"):
         tags = _ANY_TAG.findall(sentence.text, a, b)
+        if len(tags) > 2:  # a stage the first is built on ("ZeRO-2 在 ZeRO-1 的基础上再切梯度——这就是 FSDP 的 FULL_SHARD") is neither side
+            tags = [t.group(1) for t in _ANY_TAG.finditer(sentence.text, a, b) if not any(x <= t.start() < y for x, y in based_on)]
         if len(tags) == 2 and tags[0] != tags[1]:
             yield Claim(tags[0], "identity", tags[1], a, b)
     for glossed in (m for word in ("strategy_identity", "stage_is_strategy") for m in sentence.book.word(word).finditer(sentence.text)):

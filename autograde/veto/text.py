@@ -43,12 +43,16 @@ def find_vetoes(
     taken_for: dict[str, str] = {}
     for sentence, evidence in _sentences(book, shown.text, question, shown.written_span):
         scales_out = _scales_out(sentence)
+        named_as: dict[str, tuple[str, int]] = {}  # the lesser stage of an identity in this sentence: the greater, and where it ends
         for claim in _claims(sentence, facts):
             claim = resolved(claim, facts)
             consequence = ACTIVATIONS in found and not scales_out  # said after the activations were sharded (here too)
-            verdicts = verdict_as_named(claim, facts, taken_for)
+            after_identity = {lesser: greater for lesser, (greater, end) in named_as.items() if claim.start >= end}
+            verdicts = verdict_as_named(claim, facts, taken_for | after_identity)
             if claim.topic == "identity" and verdicts:
-                taken_for.update([misnamed(claim, facts)])
+                greater, lesser = misnamed(claim, facts)
+                taken_for[greater] = lesser
+                named_as[lesser] = (greater, claim.end)  # "FSDP, which is ZeRO-2, does … = 3Ψ": either name is its subject after it
             for veto_id in verdicts:
                 if consequence and claim.topic == "scaling" and claim.value in book.scaling.consequences:
                     continue  # "…所以激活也被切了。这样长序列就够用了": the sharded activations' consequence, with no more GPUs
