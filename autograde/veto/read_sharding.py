@@ -35,6 +35,8 @@ TECHNIQUE_REACH = 120
 """Characters before a split within which a stage doing the technique read as its subject is the doer."""
 _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
 """Articles and particles between a predicate and its direct object."""
+GERUND_REACH = 40
+"""Characters before an English gerund searched for the comparison it is the object of ("a different thing from sharding")."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _SPACES = re.compile(r"\s*")
@@ -160,13 +162,15 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
-    destroy information"), the action of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a
+    destroy information") or named as what something else differs from ("a different thing from sharding"), the action of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a
     fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到")."""
     text = sentence.text
     if sentence.book.word("fraction_used").search(text, start, clause[1]):
         return True
     if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
         return True
+    if text[start:end].endswith("ing") and sentence.book.word("gerund_compared").search(text, max(clause[0], start - GERUND_REACH), start):
+        return True  # "offloading them is a different thing from sharding": the gerund names an operation compared with
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
     return opening is not None and any(b <= clause[0] and clause[0] - b <= 3 for _, b in sentence.spans("op"))
 

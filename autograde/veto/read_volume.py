@@ -223,6 +223,9 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
+            inside = [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others and relation != "same-as"]
+            if subject in inside:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
+                subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage not in inside and not m.reference), sentence.topic)
             if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
             if relation != "same-as" and sentence.has_unexcluded("op", end, min(clause[1], end + COMPARED_REACH)):
@@ -231,7 +234,7 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue  # "halves this step, the total stays the same": the ratio is a part's
             if relation in ("less-than", "ratio-to") and not sentence.mentions and _opens_on_collective(sentence):
                 continue  # "RS 只是半个 all-reduce，通信量一半": a collective's ratio, said with no stage
-            others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and m.reference and m.stage != subject]
+            others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and (m.reference or m.stage in inside) and m.stage != subject]
             if relation == "same-as" and not others:  # "ZeRO-2 和 ZeRO-3 一样", "no difference between ZeRO-2 and ZeRO-3"
                 others = sorted(sentence.subjects.between(clause[0], clause[1], but=subject) - sentence.book.others)
             if relation == "same-as" and not others:
