@@ -162,15 +162,17 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
-    destroy information") or named as what something else differs from ("a different thing from sharding"), the action of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a
-    fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到")."""
+    destroy information") or named as what something else differs from ("a different thing from sharding"), the action
+    of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a fraction said to be used, not held
+    ("只有 1/N_d 被自己的优化器用到")."""
     text = sentence.text
     if sentence.book.word("fraction_used").search(text, start, clause[1]):
         return True
-    if text[start:end].endswith("ing") and sentence.book.word("gerund_subject").match(text[clause[0] : start]):
+    if text[start:end].endswith("ing") and (
+        sentence.book.word("gerund_subject").match(text[clause[0] : start])
+        or sentence.book.word("gerund_compared").search(text, max(clause[0], start - GERUND_REACH), start)
+    ):
         return True
-    if text[start:end].endswith("ing") and sentence.book.word("gerund_compared").search(text, max(clause[0], start - GERUND_REACH), start):
-        return True  # "offloading them is a different thing from sharding": the gerund names an operation compared with
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
     return opening is not None and any(b <= clause[0] and clause[0] - b <= 3 for _, b in sentence.spans("op"))
 
@@ -526,9 +528,9 @@ def _notation(sentence: PreparedSentence) -> Iterator[Claim]:
             yield Claim(found.group("stage"), "shards", states, found.start(), found.end(), exact=True)
     for found in sentence.book.word("state_sum").finditer(sentence.text):
         items = [item.strip() for item in found.group("states").split("+")]
-        named = [next((c for c in ("parameters", "gradients", "optimizer") if sentence.book.word(c).fullmatch(item)), None) for item in items]
-        if None not in named:
-            yield Claim(found.group("stage"), "shards", frozenset(named), found.start(), found.end(), exact=True)  # type: ignore[arg-type]
+        named = {next((c for c in ("parameters", "gradients", "optimizer") if sentence.book.word(c).fullmatch(item)), "") for item in items}
+        if "" not in named:
+            yield Claim(found.group("stage"), "shards", frozenset(named), found.start(), found.end(), exact=True)
 
 
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:

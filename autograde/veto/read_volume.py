@@ -223,8 +223,8 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
-            inside = [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others and relation != "same-as"]
-            if subject in inside:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
+            inside = [] if relation == "same-as" else [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
+            if subject in inside:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with ("the same" has both as subjects)
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage not in inside and not m.reference), sentence.topic)
             if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
