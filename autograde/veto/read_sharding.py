@@ -537,10 +537,10 @@ def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
     """Claims that one stage is another: a gloss naming a different stage ("ZeRO-1 (P_os+g)"), "FSDP 就是 ZeRO-2 的
     PyTorch 实现", or an FSDP sharding strategy glossed as another stage than it is ("SHARD_GRAD_OP，也就是 ZeRO-3",
     "ZeRO-1 is FSDP's SHARD_GRAD_OP")."""
-    based_on = sentence.spans("adds_over")
     for a, b in sentence.spans("identity"):
         tags = _ANY_TAG.findall(sentence.text, a, b)
         if len(tags) > 2:  # a stage the first is built on ("ZeRO-2 在 ZeRO-1 的基础上再切梯度——这就是 FSDP 的 FULL_SHARD") is neither side
+            based_on = sentence.spans("adds_over")
             tags = [t.group(1) for t in _ANY_TAG.finditer(sentence.text, a, b) if not any(x <= t.start() < y for x, y in based_on)]
         if len(tags) == 2 and tags[0] != tags[1]:
             yield Claim(tags[0], "identity", tags[1], a, b)
