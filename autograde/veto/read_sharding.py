@@ -242,8 +242,9 @@ def bound_states(
             between = text[low:high] if low < high else ""
             if sentence.subjects.between(low, high, but=subject):
                 continue  # another stage owns the object
-            if sentence.book.structure["barriers"].search(between) and not sentence.book.structure["inclusion"].search(between):
-                continue  # another verb owns it, unless it is listed as included ("…, including activations")
+            if sentence.book.structure["barriers"].search(between) and not sentence.book.structure["inclusion"].search(between) \
+                    and not (between.rstrip().endswith(",") and sentence.book.word("included_after").match(text, m_end)):
+                continue  # another verb owns it, unless it is listed as included ("…, including activations", "…, activations included")
             if between.count("(") != between.count(")") and not _enumerated(sentence, m_start):
                 continue  # an aside has a claim of its own ("ZeRO-2 并不切（有人把它说成切参数，那是错的）")
             if m_start < start and _NOUN_AFTER_COMMA(sentence).search(between):
