@@ -94,7 +94,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\(*\s*N_d\s*-\s*1\s*\)*\s*/\s*\(*\s*N_d\s*\)*\s*[×·*]?\s*(?=Ψ)", ""),
     # Ratios: number words and Chinese multiples to "2x".
     (r"\b(?:one and a half|1\.5) times\b", "1.5x"),
-    (r"多(?:了|出了?)?\s*一半|增加了?\s*一半|多\s*50\s*%|增加了?\s*50\s*%|50\s*%\s*more\b|\+\s*50\s*%", "1.5x"),
+    (r"(?<!差不)多(?:了|出了?)?\s*一半|增加了?\s*一半|多\s*50\s*%|增加了?\s*50\s*%|50\s*%\s*more\b|\+\s*50\s*%", "1.5x"),
     (r"一倍半", "1.5x"),
     (r"多了?一倍|翻了?一倍|翻倍|翻一番|加倍|增加了?一倍", "2x"),
     (r"\btwice\b|\bdoubl(?:e|es|ed|ing)\b", "2x"),
