@@ -26,6 +26,10 @@ class QuantityCues:
     """Right before: a delta, an old value or a negated one ("多 Ψ", "从 2Ψ", "not 2Ψ", "其中 2Ψ")."""
     skip_after: re.Pattern[str]
     """Right after: a memory size or a per-collective share ("2Ψ 显存", "Ψ (RS)")."""
+    compared_after: re.Pattern[str]
+    """Right after: another value it is set against ("Ψ vs 2Ψ"), whose order need not follow the stages'."""
+    owned_before: re.Pattern[str]
+    """Right before: a stage said to be the value ("ZeRO-2 ends up at"), which owns it even when another is set against it."""
     component_before: re.Pattern[str]
     """Right before: a collective it belongs to ("RS Ψ", "all-gather 参数 Ψ")."""
     total_before: re.Pattern[str]
@@ -42,6 +46,8 @@ class QuantityCues:
         return cls(
             skip_before=re.compile(f"(?:{cues['skip_before']})\\s*$"),
             skip_after=re.compile(f"^\\s*(?:{cues['skip_after']})"),
+            compared_after=re.compile(f"^\\s*(?:{cues['compared_after']})"),
+            owned_before=re.compile(f"(?:{cues['owned_before']})\\s*$", re.IGNORECASE),
             component_before=re.compile(f"(?:{cues['component_before']})$"),
             total_before=re.compile(f"(?:{cues['total_before']})\\s*$", re.IGNORECASE),
             total_after=re.compile(f"^\\s*(?:{cues['total_after']})", re.IGNORECASE),
@@ -65,7 +71,8 @@ class QuantityCues:
             before, after = sentence[max(0, m.start() - 32) : m.start()], sentence[m.end() : m.end() + 16]
             if re.search(r"\+\s*$", before) or re.match(r"\s*\+", after):
                 continue
-            if self.skip_before.search(before) or self.skip_after.search(after) or self.component_before.search(before):
+            compared = self.compared_after.search(after) and not self.owned_before.search(before)  # "ZeRO-2 is 3Ψ vs 2Ψ": ZeRO-2's
+            if self.skip_before.search(before) or self.skip_after.search(after) or compared or self.component_before.search(before):
                 continue
             found.append(Quantity(m.start(), m.end(), float(m.group(1) or 1)))
         return found
