@@ -49,8 +49,10 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     # Collectives to one spelling each, PyTorch's names (all_gather_into_tensor, reduce_scatter_tensor) included.
     (r"(?i)\b(all_gather|reduce_scatter)_(?:into_)?tensor\b", r"\1"),
     *(_collective_rewrite(*names) for names in _COLLECTIVES),
-    # Two collectives' Chinese names (MPI's 全收集, 归约散射); "全归约" is left alone, often any global reduction.
+    # Two collectives' Chinese names (MPI's 全收集, 归约散射); "全归约" is left alone, often any global reduction, unless
+    # it is run as a step ("做一次全归约") or its volume is named ("全归约的量").
     (r"全(?:收集|聚集)", "all-gather"),
+    (r"(?<=[做次个用])\s*全归约|全归约(?=\s*的?\s*(?:量|通信量|数据量))", " all-reduce"),
     (r"(?:归约|规约)\s*(?:散射|散发|分散)", "reduce-scatter"),
     # Negations written informally: contractions without their apostrophe ("cant", "doesnt"), slang for 没有 (木有, 莫得).
     (r"(?i)\b(ca|wo)nt\b", r"\1n't"),

@@ -302,8 +302,11 @@ def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.M
     reason, lead = sentence.book.structure["topic_reason"], sentence.book.structure["topic_lead"]
     before = [(lead.match(text, a).end(), b) for a, b in _clauses_before(sentence, clause)]
     if len(before) >= 2 and reason.match(text, before[-1][0]):
-        opening = nouns.match(text, before[-2][0])
-        return opening if opening and not text[opening.end() : before[-2][1]].strip() else None
+        a, b = before[-2]
+        opening = nouns.match(text, a) or next(  # "…只 shard m 和 v,fp32 master weight 因为…": the state set off before the reason
+            (m for m in nouns.finditer(text, a, b) if not text[m.end() : b].strip() and text[a : m.start()].rstrip().endswith((",", "里", "中"))), None
+        )
+        return opening if opening and not text[opening.end() : b].strip() else None
     opening = nouns.match(text, before[-1][0]) if before else None
     return opening if opening and reason.match(text, opening.end()) else None
 

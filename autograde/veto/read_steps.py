@@ -46,10 +46,10 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             if _described(sentence, clause, start, end):
                 continue
             if collective == "broadcast" and (
-                sentence.book.word("broadcast_by_gather").search(sentence.text, max(clause[0], start - MODIFIER_REACH * 2), start)
+                sentence.book.word("broadcast_by_gather").search(sentence.text, max(0, start - MODIFIER_REACH * 2), start)
                 or sentence.book.word("collective_named_after").match(sentence.text, end)
             ):
-                continue  # "补一个 AG（≈Ψ）广播新参数", "参数要广播给所有人：all-gather": the collective's verb, no broadcast of its own
+                continue  # "补一个 AG（≈Ψ）广播新参数", "AG：把更新后的参数广播回去", "参数要广播给所有人：all-gather": the collective's verb
             if sentence.has("prefetch_talk") and not sentence.names_stage():
                 continue
             if collective == "all-reduce" and (sentence.has("hybrid_shard") or sentence.has("cross_node", *clause) or sentence.book.word("hybrid_shard").search(sentence.previous_text)):
@@ -228,6 +228,8 @@ def _when(
             return a - o1
         if b <= o0 and _SEPARATOR.search(text, b, o0) and not sentence.book.word("phase_lead").fullmatch(text, b, o0):
             return float("inf")  # "…in the backward, and (3) all-gather …": the phase closed an item before this one
+        if b <= o0 and sentence.book.word("placed_between").search(text, b, o0):
+            return float("inf")  # "does the optimizer update on the shard between RS and AG": the phase sits between them
         return max(0, o0 - b)
 
     found = [
