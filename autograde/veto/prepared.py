@@ -197,8 +197,7 @@ class PreparedSentence:
         """Where the collective is that the claim's subject, a pronoun, stands for: the first of the clause before, its
         subject ("说 RS 快两倍，就是指它只传一半"), or (0, 0) for the collective of the question just asked; None when the pronoun
         is a stage acting through one ("ZeRO-3 all-gathers …, so it moves 2Ψ") or there is no pronoun."""
-        low = max(clause[0], position - PRONOUN_REACH)
-        pronoun = next((span for span in self.spans_of("pronouns") if low <= span[0] < position), None)
+        pronoun = _first_within(self.spans_of("pronouns"), max(clause[0], position - PRONOUN_REACH), position)
         if pronoun is None or self.book.word("step_before_relative").search(self.text, max(0, pronoun[0] - PRONOUN_REACH), pronoun[0]):
             return None  # "the backward step, which is an all-reduce": the relative stands for the stage's step
         if self.subjects.first_from(clause[0], position) is not None:
@@ -235,7 +234,12 @@ class PreparedSentence:
         return self.matches(self.book.structure[structure])
 
 
+def _first_within(spans: list[tuple[int, int]], low: int, high: int) -> tuple[int, int] | None:
+    """The first of the sorted `spans` that starts in [low, high), if any."""
+    index = bisect_right(spans, (low, -1))
+    return spans[index] if index < len(spans) and spans[index][0] < high else None
+
+
 def _starts_within(spans: list[tuple[int, int]], low: int, high: int) -> bool:
     """Whether one of the sorted `spans` starts in [low, high)."""
-    index = bisect_right(spans, (low, -1))
-    return index < len(spans) and spans[index][0] < high
+    return _first_within(spans, low, high) is not None
