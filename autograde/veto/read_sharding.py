@@ -525,16 +525,17 @@ def _notation(sentence: PreparedSentence) -> Iterator[Claim]:
     """A stage written as the paper's notation for what it shards ("Z2 = P_os+p", "ZeRO-2 (P_os + P_p)"), or as a sum of
     the states themselves ("ZeRO-2 = optimizer states + parameters"): the whole set it shards. (The stage's own notation
     is tagged as the stage, so what is left to read is another set.)"""
-    for found in sentence.book.word("state_notation").finditer(sentence.text):
-        items = [_NOTATION_ITEM.sub("", item.strip()) for item in found.group("notation").split("+")]
-        if all(item in NOTATION for item in items):
-            states = frozenset(NOTATION[item] for item in items)
-            yield Claim(found.group("stage"), "shards", states, found.start(), found.end(), exact=True)
-    for found in sentence.book.word("state_sum").finditer(sentence.text):
-        items = [item.strip() for item in found.group("states").split("+")]
-        named = {next((c for c in ("parameters", "gradients", "optimizer") if sentence.book.word(c).fullmatch(item)), "") for item in items}
-        if "" not in named:
-            yield Claim(found.group("stage"), "shards", frozenset(named), found.start(), found.end(), exact=True)
+    def noted(item: str) -> str | None:
+        return NOTATION.get(_NOTATION_ITEM.sub("", item))
+
+    def named(item: str) -> str | None:
+        return next((c for c in ("parameters", "gradients", "optimizer") if sentence.book.word(c).fullmatch(item)), None)
+
+    for word, group, state_of in (("state_notation", "notation", noted), ("state_sum", "states", named)):
+        for found in sentence.book.word(word).finditer(sentence.text):
+            states = [state_of(item.strip()) for item in found.group(group).split("+")]
+            if None not in states:
+                yield Claim(found.group("stage"), "shards", frozenset(states), found.start(), found.end(), exact=True)
 
 
 def _identities(sentence: PreparedSentence) -> Iterator[Claim]:
