@@ -167,7 +167,7 @@ _PER_SHARD = PER_RANK_VOLUMES["per_shard_volume"]
 def _volume(claim: Claim, facts: Facts) -> str | None:
     """What a stage, a collective or a sum of collectives moves per step."""
     if claim.stance != "asserted":
-        return None
+        return _denied_comparison(claim, facts)
     value = claim.value
     if value in _FIXED_WRONG:
         return None if value == _PER_SHARD and "ranks:2" in claim.flags else VOLUME  # at N_d = 2, (N_d − 1)/N_d·Ψ is Ψ/N_d
@@ -194,6 +194,18 @@ def _volume(claim: Claim, facts: Facts) -> str | None:
     guesses = claim.guesses - {claim.other} if "named-other" in claim.flags else claim.guesses
     wrong = [_by_group(stage, facts, [_wrong_volume(claim, facts, m) for m in facts.members(stage)]) for stage in guesses or {claim.subject}]
     return VOLUME if all(wrong) else None  # a guessed stage: wrong whichever of the stages named it is about
+
+
+def _denied_comparison(claim: Claim, facts: Facts) -> str | None:
+    """A stage said not to move more (or less) than another it names ("ZeRO-3 doesn't cost extra bandwidth compared with
+    DDP"): wrong where the comparison it denies holds."""
+    if claim.relation not in ("more-than", "less-than") or claim.narrow_stance != "denied" or claim.subject not in facts.sharded:
+        return None
+    if "named-other" not in claim.flags:
+        return None  # "it's not the volume that grows": no comparison with a stage the student names
+    stages = claim.guesses or {claim.subject}
+    held = [_wrong_volume(claim, facts, member) is False for stage in stages for member in facts.members(stage)]
+    return VOLUME if held and all(held) else None
 
 
 def _wrong_volume(claim: Claim, facts: Facts, stage: str) -> bool | None:

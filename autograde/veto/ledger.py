@@ -192,7 +192,10 @@ class LedgerReader:
             if equals and self._opens_piece(text, m.start()):
                 stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
             value = _psi_multiple(stated) if stated else None
-            runs = 1 if m.group("per_run") or each or self.one_run.search(gap) else None if m.group("plural") and number is None else number or 1
+            if m.group("per_run") and number and value is not None:
+                value *= number  # "2 次 AG（fwd Ψ、bwd Ψ）", "two all-gathers, Ψ each": both runs move 2Ψ
+            one = (m.group("per_run") and not number) or each or self.one_run.search(gap)
+            runs = 1 if one else None if m.group("plural") and number is None else number or 1
             if number is None and self.both_passes.search(text, max(0, m.start() - 24), m.start()):
                 runs = 2
             found.append(Part(m.start(), m.end(), collective, runs, value, beside, replaced, each))

@@ -350,15 +350,15 @@ def _NOUN_AFTER_COMMA(sentence: PreparedSentence) -> re.Pattern[str]:
 
 
 def _antecedent(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> str | None:
-    """The state a relative clause or a pronoun object stands for: the noun right before "which", or the last object
-    noun before a pronoun right after the predicate ("partitions them") or fronted by 把/将 ("把它…分片"), in the
-    sentence or else the one before it ("…leaves activations unsharded; it partitions them")."""
+    """The state a relative clause or a pronoun object stands for: the noun right before "which" (or "(which"), or
+    the last object noun before a pronoun right after the predicate ("partitions them") or fronted by 把/将
+    ("把它…分片"), in the sentence or else the one before it ("…leaves activations unsharded; it partitions them")."""
     text, structure = sentence.text, sentence.book.structure
     if structure["relative_opener"].match(text, clause[0]):
         before = text[max(0, clause[0] - 48) : clause[0]]
         modifier = structure["antecedent_modifier"]
         for word_class in STATES:
-            if any(not before[m.end() :].strip(" ,") or modifier.fullmatch(before, m.end()) for m in sentence.book.word(word_class).finditer(before)):
+            if any(not before[m.end() :].strip(" ,(") or modifier.fullmatch(before, m.end()) for m in sentence.book.word(word_class).finditer(before)):
                 return word_class
     filler = _OBJECT_FILLER.match(text, end, clause[1])
     after = structure["object_pronoun"].match(text, filler.end() if filler else end, clause[1])

@@ -76,6 +76,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
             flags = {"counted"} if carries == "activations" and _counted(sentence, clause, start) else set()
             if sentence.has("qualifies_use", *clause):
                 flags.add("qualified")
+            if _in_a_sum(sentence, start):
+                flags.add("in-ledger")  # "有人以为 ZeRO-1 = AR 梯度 + AG 参数 = 3Ψ，其实…": a denied sum denies none of its parts
             if when and word != "gather" and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
                 flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
@@ -95,6 +97,12 @@ def _in_a_list(sentence: PreparedSentence, start: int, end: int) -> bool:
     """Whether the collective is one item of a sum or list ("不是前向AG+反向RS+更新后AG")."""
     text = sentence.text
     return bool(sentence.book.word("listed_after").match(text, end) or sentence.book.word("listed_before").search(text, max(0, start - LIST_REACH), start))
+
+
+def _in_a_sum(sentence: PreparedSentence, start: int) -> bool:
+    """Whether the collective at `start` is a part of a sum of collectives with a total ("AR 梯度 + AG 参数 = 3Ψ")."""
+    ledgers = sentence.book.ledger.ledgers(sentence.text)
+    return any(lg.start <= start < lg.end and lg.total is not None for lg in ledgers)
 
 
 def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
