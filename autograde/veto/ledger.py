@@ -130,7 +130,7 @@ class LedgerReader:
         plain = "|".join(cues[name] for name in names)
         value = rf"(?P<{{0}}>(?:\d+(?:\.\d+)?)?ψ{_HALVED})(?![\w]|\s*/|\s*→)(?!{{1}})"
         part = (
-            rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*|for\s+))?"
+            rf"(?:{value.format('before', cues['not_its_volume'])}\s*(?:\(\s*(?:{cues['pass_label']})?|for\s+))?"
             rf"(?:(?<![a-z\d./⁄第各])(?<!各\s)(?P<count>\d+|{'|'.join(NUMBER_WORDS)})\s*(?:x|×|\*|次|个|times)?\s*(?:的\s*)?(?:{cues['carried']}\s*)?)?"
             rf"(?:{collectives})(?P<plural>s\b)?"
             rf"(?:(?:{cues['carried_after']})?(?P<gap>(?:(?!{plain})(?!\bso\b|\bthus\b|\bhence\b|所以|因此|\bmemory\b|显存|内存|\s[-–]+\s)(?:[^+=,;:ψ\d⟨)→—]|\d+\s*次|,(?=\s*(?:{cues['value_after_comma']})))){{0,20}}?)(?P<paren>\()?\s*{value.format('after', cues['not_its_volume'])}(?P<per_run>{cues['per_run']})?)?"

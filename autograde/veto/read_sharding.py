@@ -230,8 +230,8 @@ def bound_states(
             if m_start < start and word != "keep_full" and not _kept_split(sentence, m_end, start, end) \
                     and _object_of_an_earlier_verb(sentence, clause, m_start, m_end, start):
                 continue  # "keeps the full parameters and shards the optimizer states": the noun is the first verb's
-            if m_start >= end and word in SUFFIX_PREDICATES:
-                continue  # "optimizer/N_d + activations": the division is the name's before it
+            if word in SUFFIX_PREDICATES and (m_start >= end or _added_before(text, m_end, start)):
+                continue  # "optimizer/N_d + activations", "参数 + optimizer / N_d": the division is the last term's
             if word == "shrinks_with_ranks" and not sentence.book.word("suffix_filler").fullmatch(text, m_end, start):
                 continue  # "激活在内的总显存都随 N_d 下降": only the name right before shrinks
             if m_start >= end and sentence.book.structure["own_verb"].match(text, m_end):
@@ -252,6 +252,13 @@ def bound_states(
             strict = not sentence.book.word("object_noun").search(between)
             bound[word_class] = bound.get(word_class, False) or strict
     return bound
+
+
+def _added_before(text: str, noun_end: int, start: int) -> bool:
+    """Whether a "+" outside parentheses adds a later term between a noun and the division at `start` ("参数 140 GB +
+    optimizer 840 GB / N_d"), so the division is not the noun's."""
+    between = text[noun_end:start]
+    return "+" in between and ")" not in between
 
 
 def _about_traffic(sentence: PreparedSentence, clause: tuple[int, int]) -> bool:
@@ -306,7 +313,7 @@ def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.M
         opening = nouns.match(text, a) or next(  # "…只 shard m 和 v,fp32 master weight 因为…": the state set off before the reason
             (m for m in nouns.finditer(text, a, b) if not text[m.end() : b].strip() and text[a : m.start()].rstrip().endswith((",", "里", "中"))), None
         )
-        return opening if opening and not text[opening.end() : b].strip() else None
+        return opening if opening and not text[opening.end() : b].strip(" 则却") else None  # "梯度则因为…"
     opening = nouns.match(text, before[-1][0]) if before else None
     return opening if opening and reason.match(text, opening.end()) else None
 

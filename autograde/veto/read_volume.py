@@ -223,8 +223,12 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
         for start, end in sentence.spans(word):
             clause = sentence.clause_around(start, end)
             subject = sentence.subject(clause, start)
-            inside = [] if relation == "same-as" else [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
-            if subject in inside:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with ("the same" has both as subjects)
+            if relation == "same-as":  # "the total ends up the same as DDP": a stage named as compared with after it
+                compared = (m for m in sentence.mentions if start <= m.start < clause[1] and m.reference)
+                inside = [m.stage for m in compared if m.stage not in sentence.book.others]
+            else:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
+                inside = [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
+            if subject in inside:
                 subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage not in inside and not m.reference), sentence.topic)
             if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
