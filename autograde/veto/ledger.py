@@ -115,6 +115,8 @@ class LedgerReader:
     """Between two collectives listed as one subject ("RS 和 AR", "RS、AG"), matched whole."""
     replaced: re.Pattern[str]
     """Right before a collective: it is what the others replace ("RS + AG 代替 AR"), no part of the sum."""
+    dropped_after: re.Pattern[str]
+    """Right after a collective: it is dropped ("all-reduce 里…那一半就没必要了"), no part of the sum."""
     plain: re.Pattern[str]
     """Any collective's name."""
     compared_before_total: re.Pattern[str]
@@ -162,6 +164,7 @@ class LedgerReader:
             both=re.compile(cues["both"], re.IGNORECASE),
             listed_pair=re.compile(cues["listed_pair"], re.IGNORECASE),
             replaced=re.compile(f"(?:{cues['replaced']})\\s*$", re.IGNORECASE),
+            dropped_after=re.compile(cues["dropped_after"], re.IGNORECASE),
             plain=re.compile(plain, re.IGNORECASE),
             compared_before_total=re.compile(cues["compared_before_total"], re.IGNORECASE),
             each_before_total=re.compile(cues["each_before_total"], re.IGNORECASE),
@@ -183,7 +186,8 @@ class LedgerReader:
             aggregate = self.aggregate.search(gap) and not each
             half_of_it = bool(self.half_after.search(gap))  # "RS 只完成了 AR 的前半（约 Ψ）": the value and the step are the half's
             halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
-            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start())) or half_of_it
+            dropped = bool(self.dropped_after.match(text, m.end()))  # "all-reduce 里…那一半就没必要了：先 RS…"
+            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start())) or half_of_it or dropped
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
             unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap) or self.negated.search(gap)
             stated = None if unowned else m.group("after") or before

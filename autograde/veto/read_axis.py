@@ -59,5 +59,5 @@ def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start:
     goes_on = sentence.book.word("continuing_opener").match(sentence.text, clause[0], start)
     if unquoted and (goes_on or sentence.book.word("split_continued").fullmatch(sentence.text, clause[0], start)):
         return unquoted[-1].stage
-    pronoun = sentence.book.word("pronoun_opener").match(sentence.text, clause[0], start)
+    pronoun = sentence.book.word("pronoun_opener").match(sentence.text, clause[0])
     return sentence.topic if pronoun and sentence.topic not in (None, *others) else None

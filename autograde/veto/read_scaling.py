@@ -57,7 +57,12 @@ def _across_dash_aside(sentence: PreparedSentence, clause: tuple[int, int]) -> t
 
 def _with_fronted_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> tuple[int, int]:
     """The clause with a short opening of the sentence about long context right before it, which sets its topic
-    ("长序列时，…", "For long sequences though, ZeRO-3 is enough on its own")."""
+    ("长序列时，…", "For long sequences though, ZeRO-3 is enough on its own"), or with the clause right before it
+    when that one names long context as its topic ("…，对 128k 这种超长序列，单靠 ZeRO-3 就够了")."""
     if 0 < clause[0] <= FRONTED_TOPIC_CHARS and sentence.has("long_context", 0, clause[0]):
         return 0, clause[1]
+    before = sentence.clause_before(clause[0]) if clause[0] > 0 else None
+    topic = before and sentence.book.word("context_topic").match(sentence.text, before[0])
+    if before and topic and sentence.has("long_context", *before):
+        return before[0], clause[1]
     return clause

@@ -133,6 +133,9 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole
         following = text.find("ψ", q.end)  # a stage after the next value owns that one ("3Ψ (vs 2Ψ for DDP)")
         reach = QUANTITY_REACH if following < 0 else min(QUANTITY_REACH, following - q.start)
+        aside = text.find("(", q.end, following) if following >= 0 else -1
+        if aside >= 0:  # "sum 3Ψ（DDP/ZeRO-2 只有 2Ψ）": an aside with a value of its own names its own stage
+            reach = min(reach, aside - q.start)
         owner = (
             changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start)
             or sentence.subject(clause, q.start, reach, marked)
@@ -236,6 +239,8 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 continue  # "half the traffic of an all-reduce" compares with a collective, not a stage
             if relation in ("less-than", "ratio-to") and sentence.has("comm_same") and word != "comm_same":
                 continue  # "halves this step, the total stays the same": the ratio is a part's
+            if relation in ("less-than", "ratio-to") and sentence.has("half_part", clause[0], start):
+                continue  # "the gradient-sync half is half the traffic": the ratio is that half's
             if relation in ("less-than", "ratio-to") and not sentence.mentions and _opens_on_collective(sentence):
                 continue  # "RS 只是半个 all-reduce，通信量一半": a collective's ratio, said with no stage
             others = [m.stage for m in sentence.mentions if clause[0] <= m.start < clause[1] and (m.reference or m.stage in inside) and m.stage != subject]
