@@ -306,14 +306,15 @@ def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.M
     """The state opening the clause before `clause` when a reason or purpose follows it, in that clause or as the clause
     between them ("优化器状态因为…,")."""
     text, nouns = sentence.text, sentence.book.word("object_noun")
-    reason, lead = sentence.book.structure["topic_reason"], sentence.book.structure["topic_lead"]
+    structure = sentence.book.structure
+    reason, lead, tail = structure["topic_reason"], structure["topic_lead"], structure["topic_tail"]
     before = [(lead.match(text, a).end(), b) for a, b in _clauses_before(sentence, clause)]
     if len(before) >= 2 and reason.match(text, before[-1][0]):
         a, b = before[-2]
         opening = nouns.match(text, a) or next(  # "…只 shard m 和 v,fp32 master weight 因为…": the state set off before the reason
             (m for m in nouns.finditer(text, a, b) if not text[m.end() : b].strip() and text[a : m.start()].rstrip().endswith((",", "里", "中"))), None
         )
-        return opening if opening and not text[opening.end() : b].strip(" 则却") else None  # "梯度则因为…"
+        return opening if opening and tail.fullmatch(text, opening.end(), b) else None
     opening = nouns.match(text, before[-1][0]) if before else None
     return opening if opening and reason.match(text, opening.end()) else None
 
