@@ -215,6 +215,7 @@ _STRUCTURE = {
     "topic_reason": "{}",
     "topic_lead": "{}",
     "topic_tail": "{}",
+    "topic_set_off": "{}",
     "topic_marker": "{}",
 }
 """The entries of `cues` about clause structure (the others are stance cues), each with where it must match."""

@@ -312,7 +312,7 @@ def _reasoned_topic(sentence: PreparedSentence, clause: tuple[int, int]) -> re.M
     if len(before) >= 2 and reason.match(text, before[-1][0]):
         a, b = before[-2]
         opening = nouns.match(text, a) or next(  # "…只 shard m 和 v,fp32 master weight 因为…": the state set off before the reason
-            (m for m in nouns.finditer(text, a, b) if not text[m.end() : b].strip() and text[a : m.start()].rstrip().endswith((",", "里", "中"))), None
+            (m for m in nouns.finditer(text, a, b) if not text[m.end() : b].strip() and structure["topic_set_off"].search(text, a, m.start())), None
         )
         return opening if opening and tail.fullmatch(text, opening.end(), b) else None
     opening = nouns.match(text, before[-1][0]) if before else None
