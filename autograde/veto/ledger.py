@@ -229,7 +229,7 @@ class LedgerReader:
             if part is not None and chain and not part.replaced and self._joined(text, chain[0].start, chain[-1], part.start, listed):
                 chain.append(part)
                 continue
-            chain = _restated_once(chain)
+            chain = _restated_once(parts[: index - len(chain)], chain)
             if len(chain) >= 2:
                 total = self._total(text, chain[0].start, chain[-1])
                 whole = _with_addends_before(text, parts[: index - len(chain)], chain, total)
@@ -300,15 +300,15 @@ def _past_open_aside(text: str, part: Part, between: str) -> str:
     return _OPEN_ASIDE_REST.sub(" ", between, count=1) if still_open else between
 
 
-def _restated_once(chain: list[Part]) -> list[Part]:
+def _restated_once(earlier: list[Part], chain: list[Part]) -> list[Part]:
     """`chain` without the collectives it names bare and then restates in the same order, with values or as a sum ("RS +
     AG，RS 约 Ψ、AG 约 Ψ，总共 2Ψ", "先 reduce-scatter，然后 all-gather 参数，RS + AG = 2Ψ"): each collective counts once.
-    Two or more are restated, so "前向 AG + 反向 AG" stays two all-gathers."""
-    half = len(chain) // 2
-    named, restated = chain[:half], chain[half:]
-    same_order = [p.collective for p in named] == [p.collective for p in restated]
-    if half >= 2 and len(chain) % 2 == 0 and all(p.value is None for p in named) and same_order:
-        return restated
+    The bare naming may begin before the chain, in the `earlier` parts of its sentence ("用 RS 拿到…，再 AG 新参数，RS + AG
+    = 2Ψ"). Two or more are restated, so "前向 AG + 反向 AG" stays two all-gathers."""
+    for size in range(max(2, (len(chain) + 1) // 2), len(chain)):
+        named, restated = [*earlier, *chain][-2 * size : -size], chain[-size:]
+        if len(named) == size and all(p.value is None for p in named) and [p.collective for p in named] == [p.collective for p in restated]:
+            return restated
     return chain
 
 

@@ -82,7 +82,7 @@ _REWRITES: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"\^\{([^{}]*)\}", r"^\1"),
     (r"[${}]", " "),
     # Ψ spelled as a word, a Greek letter or the parameter count P / num_params.
-    (r"ψ|\b(?:psi|Psi|PSI)\b", "Ψ"),
+    (r"ψ|(?<![A-Za-z])(?:psi|Psi|PSI)\b", "Ψ"),
     (r"\b(?:num_params|n_params|N_params)\b", "Ψ"),
     (r"(?<![\w'])P(?![\w'])", "Ψ"),
     (r"(?<=\d)\s*P\b", "Ψ"),

@@ -78,7 +78,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 flags.add("qualified")
             if _in_a_sum(sentence, start):
                 flags.add("in-ledger")  # "有人以为 ZeRO-1 = AR 梯度 + AG 参数 = 3Ψ，其实…": a denied sum denies none of its parts
-            if when and word != "gather" and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
+            regathered = word == "gather" and sentence.book.word("regathered_before").search(sentence.text, max(0, start - MODIFIER_REACH), start)
+            if when and (word != "gather" or regathered) and not _in_a_list(sentence, start, end) and not sentence.has("zero3_variant"):
                 flags.add("pass")  # a pass named for one collective alone, in no variant: precise enough to deny
             yield Claim(subject, "step", (collective, carries, when, extra, count), start, end, flags=frozenset(flags))
     yield from _sources(sentence)

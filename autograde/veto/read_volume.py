@@ -257,9 +257,11 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
 
 
 def _opens_on_collective(sentence: PreparedSentence) -> bool:
-    """Whether the sentence opens on a collective as its subject ("RS 只是半个 all-reduce…")."""
-    opening = sentence.book.word("collective_opens").match(sentence.text)
-    return bool(sentence.book.word("op").match(sentence.text, opening.end() if opening else 0))
+    """Whether the sentence opens on a collective as its subject ("RS 只是半个 all-reduce…") or as the one step it does
+    ("所以只做 reduce-scatter，…")."""
+    op = sentence.book.word("op")
+    openings = (sentence.book.word(w).match(sentence.text) for w in ("collective_opens", "step_opens"))
+    return any(op.match(sentence.text, opening.end()) for opening in openings if opening)
 
 
 def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, end: int) -> object:
