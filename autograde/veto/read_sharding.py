@@ -163,9 +163,11 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
     destroy information") or named as what something else differs from ("a different thing from sharding"), the action
-    of a collective named right before ("reduce-scatter，把参数切分发到各卡"), or a fraction said to be used, not held
-    ("只有 1/N_d 被自己的优化器用到")."""
+    of a collective named right before ("reduce-scatter，把参数切分发到各卡"), a fraction said to be used, not held
+    ("只有 1/N_d 被自己的优化器用到"), or a split of the batch ("激活用更多的卡分摊 batch 以后变小": data parallelism's own)."""
     text = sentence.text
+    if sentence.book.word("smaller_batch").match(text, _SPACES.match(text, end).end()):
+        return True
     if sentence.book.word("fraction_used").search(text, start, clause[1]):
         return True
     if text[start:end].endswith("ing") and (

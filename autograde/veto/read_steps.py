@@ -153,7 +153,10 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
         when = _when(sentence, clause, start, end, reach=SOURCE_REACH, inside=True)
         collective = next((c for w, c in COLLECTIVE_WORDS if sentence.has(w, start, min(clause[1], end + SOURCE_REACH))), None)
         if carries is None and when is None and collective is None:
-            continue
+            synced = sentence.book.word("synced_state").search(sentence.text, start, end)  # "再加一次优化器状态的同步"
+            carries = next((state for state in _STATES if synced and sentence.has(state, synced.start(), synced.end())), None)
+            if carries is None:
+                continue
         yield Claim(subject, "step", (collective, carries, when, extra, None), start, end, flags=frozenset({"source"}))
 
 
