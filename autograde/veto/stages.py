@@ -39,14 +39,16 @@ class StageTagger:
 
     def __init__(self, aliases: Mapping[str, Sequence[str]], cues: Mapping[str, str]) -> None:
         """Compile the aliases and, from `cues`, the reference cues before and after a stage (`reference_before`,
-        `reference_after`, already expanded; a technique a stage turns on or an axis it comes with, `technique_enabled`),
-        and those that make a stage a subject after all (`onward_after`, a strategy named as it: `strategy_named_before`,
-        a heading: `heading_before` with `heading_after`) or an aside (`compared_figure_before`, `contrast_before` with
-        `figure_after`, `strategy_after`); and an FSDP strategy that opens a clause, which stands for its stage
-        (`strategy_subject`)."""
+        `reference_after`, already expanded, with a library's name allowed between: `implementation_before`; a technique
+        a stage turns on or an axis it comes with, `technique_enabled`), and those that make a stage a subject after all
+        (`onward_after`, a strategy named as it: `strategy_named_before`, a heading: `heading_before` with
+        `heading_after`) or an aside (`compared_figure_before`, `contrast_before` with `figure_after`,
+        `strategy_after`); and an FSDP strategy that opens a clause, which stands for its stage (`strategy_subject`)."""
         alternatives = [f"(?P<{stage}>{'|'.join(patterns)})" for stage, patterns in aliases.items()]
         self._alias = re.compile("|".join(alternatives), re.IGNORECASE | re.ASCII)  # "用TP", "跟DDP一样": a CJK letter is no word
-        self._before = re.compile(f"(?:{cues['reference_before']})\\s*[\"']?\\s*$")  # "as 'DDP's 2Ψ …'" (quotes made ASCII)
+        self._before = re.compile(  # "as 'DDP's 2Ψ …'" (quotes made ASCII), "unlike DeepSpeed stage 1/2"
+            f"(?:{cues['reference_before']})\\s*[\"']?\\s*(?:(?:{cues['implementation_before']})\\s*)?$"
+        )
         self._after = re.compile(f"^\\s*(?:{cues['reference_after']})")
         self._onward = re.compile(f"^\\s*(?:{cues['onward_after']})")
         self._strategy_named = re.compile(f"(?:{cues['strategy_named_before']})\\s*$")
