@@ -154,7 +154,7 @@ def _sources(sentence: PreparedSentence) -> Iterator[Claim]:
         collective = next((c for w, c in COLLECTIVE_WORDS if sentence.has(w, start, min(clause[1], end + SOURCE_REACH))), None)
         if carries is None and when is None and collective is None:
             synced = sentence.book.word("synced_state").search(sentence.text, start, end)  # "再加一次优化器状态的同步"
-            carries = next((state for state in _STATES if synced and sentence.has(state, synced.start(), synced.end())), None)
+            carries = next((state for state in _STATES if sentence.has(state, *synced.span())), None) if synced else None
             if carries is None:
                 continue
         yield Claim(subject, "step", (collective, carries, when, extra, None), start, end, flags=frozenset({"source"}))
