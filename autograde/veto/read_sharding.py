@@ -37,8 +37,8 @@ _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)
 """Articles and particles between a predicate and its direct object."""
 GERUND_REACH = 40
 """Characters before an English gerund searched for the comparison it is the object of ("a different thing from sharding")."""
-NEEDED_REACH = 24
-"""Characters back from a shard within which the words naming it as a rank's needed piece must end."""
+LEAD_REACH = 24
+"""Characters back from a predicate within which the words leading into it must end ("只需自己的梯度分片", "something that splits")."""
 _ANY_TAG = re.compile(r"⟨([a-z0-9]+)⟩")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _SPACES = re.compile(r"\s*")
@@ -166,12 +166,13 @@ def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
     destroy information") or named as what something else differs from ("a different thing from sharding"), the action
     of a collective named right before ("reduce-scatter，把参数切分发到各卡"), a fraction said to be used, not held
-    ("只有 1/N_d 被自己的优化器用到"), a rank's own piece named as what it needs ("只需自己的梯度分片"), or a split of the batch
-    ("激活用更多的卡分摊 batch 以后变小": data parallelism's own)."""
+    ("只有 1/N_d 被自己的优化器用到"), a rank's own piece named as what it needs ("只需自己的梯度分片"), a split done by no
+    stage ("you need something that splits the activation itself"), or a split of the batch ("激活用更多的卡分摊 batch 以后变小":
+    data parallelism's own)."""
     text = sentence.text
     if sentence.book.word("smaller_batch").match(text, _SPACES.match(text, end).end()):
         return True
-    if sentence.book.word("needed_shard_before").search(text, max(clause[0], start - NEEDED_REACH), start):
+    if any(sentence.book.word(w).search(text, max(clause[0], start - LEAD_REACH), start) for w in ("needed_shard_before", "generic_doer_before")):
         return True
     if sentence.book.word("fraction_used").search(text, start, clause[1]):
         return True

@@ -93,9 +93,10 @@ def _total_after_ledger(sentence: PreparedSentence, comm: re.Pattern[str]) -> bo
 
 
 def _total_after_traffic(sentence: PreparedSentence, comm: re.Pattern[str]) -> bool:
-    """Whether a sentence opened on its total ("Total ≈ 3Ψ vs DDP's 2Ψ.") follows one that values traffic ("an all-gather
-    … so it's ~2Ψ."): its total is that traffic's."""
-    return sentence.has("total_opener") and "ψ" in sentence.previous_text and bool(comm.search(sentence.previous_text))
+    """Whether a sentence opened on its total ("Total ≈ 3Ψ vs DDP's 2Ψ.") or naming a value as the total ("so that's 3Ψ
+    total") follows one that values traffic ("an all-gather … so it's ~2Ψ."): its total is that traffic's."""
+    stated = sentence.has("total_opener") or sentence.has("value_total")
+    return stated and "ψ" in sentence.previous_text and bool(comm.search(sentence.previous_text))
 
 
 def _one_bare_value(sentence: PreparedSentence) -> bool:
@@ -233,8 +234,7 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 inside = [m.stage for m in compared if m.stage not in sentence.book.others]
             else:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
                 inside = [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
-            if subject in inside:
-                subject = next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage not in inside and not m.reference), sentence.topic)
+            subject = _outside(sentence, subject, inside, start)
             if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
             if relation != "same-as" and sentence.has_unexcluded("op", end, min(clause[1], end + COMPARED_REACH)):
@@ -401,10 +401,19 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             clause = sentence.clause_around(end - 1, end)  # the value's clause ("RS 每卡只收到 Ψ/N_d，AG 也只发 Ψ/N_d": the last)
             if sentence.has(f"not_{word}", *clause):
                 continue
-            subject = sentence.subject(clause, start) or "ledger"
+            inside = [m.stage for m in sentence.mentions if start <= m.start < end]  # "是 DDP 的 N_d 倍": DDP is compared with
+            subject = _outside(sentence, sentence.subject(clause, start), inside, start) or "ledger"
             if subject in sentence.book.others:
                 continue
             yield Claim(subject, "volume", PER_RANK_VOLUMES[word], start, end)
+
+
+def _outside(sentence: PreparedSentence, subject: str | None, inside: list[str], start: int) -> str | None:
+    """`subject`, unless it is a stage named inside the comparison starting at `start`: then the last stage named before
+    it that is no reference, or the sentence's topic ("整体通信是 DDP 的一半": the stage inside is the one compared with)."""
+    if subject not in inside:
+        return subject
+    return next((m.stage for m in reversed(sentence.mentions) if m.end <= start and m.stage not in inside and not m.reference), sentence.topic)
 
 
 def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
