@@ -116,6 +116,8 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
     """Stated totals of Ψ, each owned by the stage it is given for; a value beside another of the same stage is
     flagged with it (from 2Ψ to 3Ψ is a correction unless the first is marked as the sum)."""
     text, quantities = sentence.text, sentence.book.quantities
+    if sentence.book.word("pass_heading").match(text):
+        return  # "Forward: … about Ψ per rank": one pass's part under its heading
     owned = []
     for q in quantities.totals(text):
         if q.coefficient >= MEMORY_SIZED or sentence.book.word("bound_before").search(text, max(0, q.start - QUANTITY_REACH), q.start):
@@ -129,8 +131,6 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
         clause = sentence.clause_around(q.start, q.end)
         if sentence.has("half_part", min(clause[0], max(0, q.start - HALF_REACH)), q.start):
             continue  # "the gradient-sync half costs Ψ", "走了 AR 的前半程，数据量是 Ψ": one half's value, not the stage's total
-        if sentence.book.word("pass_heading").match(text):
-            continue  # "Forward: … about Ψ per rank": one pass's part under its heading
         sole = _sole_total(sentence, clause, q.start, q.end)
         bare_marked = sole or quantities.sum_named(text, q.start)  # a bare Ψ is one collective's unless "only" or "the total is"
         marked = bare_marked if q.coefficient == 1 else quantities.marked_total(text, q.start, q.end) or sole
