@@ -14,6 +14,8 @@ _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", 
 _QUESTION_END = re.compile(r"[?？][\"'”’」』)）\s]*$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9_⟨⟩']+")
+_ASIDE_THEN_PREDICATE = re.compile(r"\([^()]*\)\s*(?![和及与、])[\u3400-\u9fff]")
+"""After a noun: an aside, then a Chinese predicate of its own ("…，activations（以及中间量）还全在每张卡上")."""
 _HAS_WORD = re.compile(r"\w")
 
 
@@ -81,7 +83,8 @@ def split_clauses(
 
     A piece after a comma, colon or dash that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
     the clause before it: it starts with a joiner, or it is a short English piece after a comma; but not after a clause
-    that `closing` (closed, extended) says closed its list ("once X and Y are sharded, activations dominate").
+    that `closing` (closed, extended) says closed its list ("once X and Y are sharded, activations dominate"), nor when
+    the piece's noun has an aside and then a predicate of its own ("…，activations（以及中间量）还全在每张卡上").
     """
     cuts = sorted({0, len(sentence), *(m.start() for m in breaks.finditer(sentence))})
     spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if sentence[a:b].strip(" ,:;-()")]
@@ -94,7 +97,8 @@ def split_clauses(
         if resumed is not None:  # the clause goes on after a parenthetical aside ("不能把显存（包括激活）降到…")
             merged[resumed:] = [(merged[resumed][0], b)]
         elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))) \
-                and not _closed_list(sentence, merged[-1][0], a, piece, closing):
+                and not _closed_list(sentence, merged[-1][0], a, piece, closing) \
+                and not _ASIDE_THEN_PREDICATE.match(sentence, b):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
