@@ -4,14 +4,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# A sentence ends at Chinese or full-width stops, ! ? ; (either width), or an English period followed by space.
-_STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+")
+# A sentence ends at Chinese or full-width stops, ! ? ; (either width), an English period followed by space, or a dash
+# after a Chinese question particle ("ZeRO 能 shard activation 吗——").
+_STOP = re.compile(r"[。！？!?；;．]+[\"'”’」』)）\]]*|\.(?=[\"'”’)）\]]*(?:\s|$))[\"'”’)）\]]*|\n+|(?<=[吗呢])\s*(?:——|—|--)")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|vs|etc|fig|eq|approx|cf|al|no|incl|esp|resp)\.$", re.IGNORECASE)
 _NUMBER_DOT = re.compile(r"\d\.$")
 """A number's dot ("step 1. then", "v2. x") ends no sentence unless a capital letter or a Chinese character follows ("ZeRO-1. Prefetch…")."""
 _SENTENCE_OPENING = re.compile(r"\s+[\"'“‘(（]?[A-Z\u3400-\u9fff]")
 _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", re.IGNORECASE)
-_QUESTION_END = re.compile(r"[?？][\"'”’」』)）\s]*$")
+_QUESTION_END = re.compile(r"(?:[?？][\"'”’」』)）\s]*|[吗呢]\s*(?:——|—|--)\s*)$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9_⟨⟩']+")
 _ASIDE_THEN_PREDICATE = re.compile(r"\([^()]*\)\s*(?![和及与、])[\u3400-\u9fff]")

@@ -308,9 +308,14 @@ class SentenceStance:
         return bool((before is not None and not closed) or self._refuted_after(end) or self._next_refutes)
 
     def _refuted_after(self, end: int) -> bool:
-        """Whether a refuter after a claim ending at `end` rejects it: one with a quote between them rejects the quote
-        ("ZeRO-3 会把 activation 也 partition，所以"不能分片"只对前两档成立")."""
-        return any(not _QUOTED.search(self._text, end, refuter) for refuter, _ in self._refuters_after.within(end, len(self._text) + 1))
+        """Whether a refuter after a claim ending at `end` rejects it: one with a quote or a reported view between them
+        rejects that ("ZeRO-3 会把 activation 也 partition，所以"不能分片"只对前两档成立", "前向 AG 参数 Ψ，……一开始我以为
+        第三部分是…，其实不是")."""
+        attributed = self._spans("attributers")
+        return any(
+            not _QUOTED.search(self._text, end, refuter) and not attributed.any_between(end, refuter)
+            for refuter, _ in self._refuters_after.within(end, len(self._text) + 1)
+        )
 
     def reported(self, start: int, end: int) -> bool:
         """Whether the claim at `start:end` is someone else's: quoted or reported, and not endorsed by the student.
