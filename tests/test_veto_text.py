@@ -192,6 +192,7 @@ def test_whose_claim_and_which_stage(answer: str, question: str, expected: list[
         ("Activations differ per rank, so ZeRO-3 cannot partition them.", "q1", []),
         ("ZeRO-3 shards the parameters and gathers them back before each layer.", "q3", []),
         ("Since FSDP shards every tensor it holds, including activations, each rank keeps less.", "q1", [A]),
+        ("ZeRO-1 shards the optimizer states, ZeRO-3 the parameters and the activations.", "q1", [A]),
     ],
 )
 def test_pronoun_and_listed_objects(answer: str, question: str, expected: list[str]) -> None:

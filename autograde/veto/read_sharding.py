@@ -505,9 +505,9 @@ def _gapped(sentence: PreparedSentence) -> Iterator[Claim]:
         if not any(verbs[-1][0] > m.start or verbs[-1][1] <= m.start < mention.start for m in sentence.mentions if m is not mention and not m.reference):
             continue  # the verb's own subject comes before it or between it and this stage
         objects = [sentence.text[a:b] for a, b in sentence.spans("object_noun") if mention.end <= a < gapped.end()]
-        states = frozenset(s for noun in objects for c in STATES if sentence.book.word(c).fullmatch(noun) for s in STATES[c])
-        if states:
-            yield Claim(mention.stage, "shards", states, mention.end, gapped.end(), sharded=verbs[-1][2])
+        states = {s for noun in objects for c in STATES if sentence.book.word(c).fullmatch(noun) for s in STATES[c]}
+        for state in sorted(states):  # one claim a state, as the judge reads an unrestricted split
+            yield Claim(mention.stage, "shards", frozenset({state}), mention.end, gapped.end(), sharded=verbs[-1][2])
 
 
 def _conjoined_same(sentence: PreparedSentence) -> Iterator[Claim]:
