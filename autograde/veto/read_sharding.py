@@ -37,7 +37,7 @@ _OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)
 """Articles and particles between a predicate and its direct object."""
 GERUND_REACH = 40
 """Characters before an English gerund searched for the comparison it is the object of ("a different thing from sharding")."""
-_GERUND_NOT_DONE = ("gerund_compared", "gerund_hypothetical")
+_NOT_DONE = ("gerund_compared", "gerund_hypothetical")
 """Word classes that, right before an English gerund, make it an operation talked about rather than done."""
 LEAD_REACH = 24
 """Characters back from a predicate within which the words leading into it must end ("只需自己的梯度分片", "something that splits")."""
@@ -90,7 +90,8 @@ def sharding_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 yield Claim(subject, "shards", frozenset(), start, end, relation, other, sharded)
             if not states:
                 continue
-            exact = word == "shard" and _only(sentence, start, end) and not sentence.book.word("reshard").match(sentence.text, start)
+            resharded = sentence.book.word("reshard").match(sentence.text, start)  # "it only reshards the parameters"
+            exact = word == "shard" and _only(sentence, start, end) and not resharded
             if exact and set(bound) == {"model_states"}:
                 continue  # "ZeRO-1/2 只切 model states": a scope (not activations), not which model states
             if exact and relation == "adds-over" and not sentence.book.word("adds_right_before").search(sentence.text, max(0, start - 3), start):
@@ -166,12 +167,11 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
 
 def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the predicate asserts nothing of a stage: an English gerund opening its clause ("Sharding them would
-    destroy information"), named as what something else differs from ("a different thing from sharding") or as what doing
-    something would amount to ("it would be splitting distinct data"), the action
-    of a collective named right before ("reduce-scatter，把参数切分发到各卡"), a fraction said to be used, not held
-    ("只有 1/N_d 被自己的优化器用到"), a rank's own piece named as what it needs ("只需自己的梯度分片"), a split done by no
-    stage ("you need something that splits the activation itself"), or a split of the batch ("激活用更多的卡分摊 batch 以后变小":
-    data parallelism's own)."""
+    destroy information"), named as what something else differs from ("a different thing from sharding") or as what
+    doing it would amount to ("it would be splitting distinct data"), the action of a collective named right before
+    ("reduce-scatter，把参数切分发到各卡"), a fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到"), a
+    rank's own piece named as what it needs ("只需自己的梯度分片"), a split done by no stage ("you need something that
+    splits the activation itself"), or a split of the batch ("激活用更多的卡分摊 batch 以后变小": data parallelism's own)."""
     text = sentence.text
     if sentence.book.word("smaller_batch").match(text, _SPACES.match(text, end).end()):
         return True
@@ -181,7 +181,7 @@ def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int
         return True
     if text[start:end].endswith("ing") and (
         sentence.book.word("gerund_subject").match(text[clause[0] : start])
-        or any(sentence.book.word(w).search(text, max(clause[0], start - GERUND_REACH), start) for w in _GERUND_NOT_DONE)
+        or any(sentence.book.word(w).search(text, max(clause[0], start - GERUND_REACH), start) for w in _NOT_DONE)
     ):
         return True
     opening = _FRONTED_AFTER_COLLECTIVE.match(text, clause[0], start)
