@@ -233,7 +233,7 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
                 compared = (m for m in sentence.mentions if start <= m.start < clause[1] and m.reference)
                 inside = [m.stage for m in compared if m.stage not in sentence.book.others]
             else:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
-                inside = [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
+                inside = _named_inside(sentence, start, end)
             subject = _outside(sentence, subject, inside, start)
             if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
                 continue
@@ -401,11 +401,16 @@ def _per_rank(sentence: PreparedSentence) -> Iterator[Claim]:
             clause = sentence.clause_around(end - 1, end)  # the value's clause ("RS 每卡只收到 Ψ/N_d，AG 也只发 Ψ/N_d": the last)
             if sentence.has(f"not_{word}", *clause):
                 continue
-            inside = [m.stage for m in sentence.mentions if start <= m.start < end]  # "是 DDP 的 N_d 倍": DDP is compared with
+            inside = _named_inside(sentence, start, end)  # "是 DDP 的 N_d 倍": DDP is compared with
             subject = _outside(sentence, sentence.subject(clause, start), inside, start) or "ledger"
             if subject in sentence.book.others:
                 continue
             yield Claim(subject, "volume", PER_RANK_VOLUMES[word], start, end)
+
+
+def _named_inside(sentence: PreparedSentence, start: int, end: int) -> list[str]:
+    """The stages named within `start:end` (no other axis or technique)."""
+    return [m.stage for m in sentence.mentions if start <= m.start < end and m.stage not in sentence.book.others]
 
 
 def _outside(sentence: PreparedSentence, subject: str | None, inside: list[str], start: int) -> str | None:
