@@ -108,11 +108,12 @@ def _in_a_sum(sentence: PreparedSentence, start: int) -> bool:
 
 def _replaced(sentence: PreparedSentence, clause: tuple[int, int], start: int, end: int) -> bool:
     """Whether the collective is named as what another replaces or splits into ("instead of an all-reduce", "把 AR 换成
-    RS + AG", "all-reduce = RS + AG"), not as a step the stage runs."""
+    RS + AG", "all-reduce = RS + AG", "all-reduce 是白费，所以改成 RS"), not as a step the stage runs."""
     text = sentence.text
     return bool(
         sentence.book.word("replaced_before").search(text, max(clause[0], start - REPLACED_REACH), start)
         or sentence.book.word("replaced_after").match(text, end, min(clause[1], end + REPLACED_REACH))
+        or sentence.book.word("replaced_later").match(text, end)
     )
 
 

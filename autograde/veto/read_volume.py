@@ -336,10 +336,11 @@ def _ledger(sentence: PreparedSentence) -> Iterator[Claim]:
     for lg in ledgers:
         yield from _parallel_values(lg, text)
         last = lg.parts[-1]
-        # The value after the last part, past a verb ("RS + AG is 4Ψ") or beside it when no other part has one ("RS + AG
-        # 2Ψ"), is the sum's, unless an addition goes on after it.
+        # The value after the last part, past a verb ("RS + AG is 4Ψ") or beside it, when no other part has one ("RS + AG
+        # 2Ψ", not "RS moves Ψ and AG moves Ψ"), is the sum's, unless an addition goes on after it.
         sole = last in summed and last.beside
-        said = last.value if (sole or (not last.beside and sentence.book.word("sum_verb").search(text, last.start, last.end))) and not _CONTINUED.match(text, last.end) else None
+        verbed = not last.beside and all(p.value is None for p in lg.parts[:-1]) and sentence.book.word("sum_verb").search(text, last.start, last.end)
+        said = last.value if (sole or verbed) and not _CONTINUED.match(text, last.end) else None
         total = lg.total if lg.total is not None else said
         if lg.total is not None and len(lg.parts) == 1 and text.rstrip().endswith(";"):
             continue  # "3Ψ 来自：前向 all-gather（Ψ）；…": the heading's list goes on past the semicolon
