@@ -15,8 +15,9 @@ TOTAL_REACH = 16
 """How far before a listed sum's last collective the total that closes the list may begin ("、梯度 RS 共 3Ψ")."""
 _OPEN_ASIDE_REST = re.compile(r"^[^()]*\)")
 _SLASH = re.compile(r"\s*/\s*")
-_GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*$")
-"""Between two parts: words about the first, maybe its value, then the "+" that goes on to the next."""
+_GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*(?:[a-z]+\s+|[\u3400-\u9fff]{1,4}\s*)?$")
+"""Between two parts: words about the first, maybe its value, then the "+" that goes on to the next (maybe past a word
+that dates it: "+ bwd RS")."""
 _EQUALS_BEFORE = re.compile(r"(?:=|≈)\s*$")
 """Ending the text before a value beside a collective: the value is a total stated before the collective's aside ("RS + AG
 = 2Ψ (AG 发生在 step 之后)"), not the collective's."""

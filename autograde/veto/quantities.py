@@ -61,7 +61,7 @@ class QuantityCues:
 
     def sum_named(self, sentence: str, start: int) -> bool:
         """Whether the quantity at `start` follows the sum of a reduce-scatter and an all-gather named as such ("RS and AG
-        are Ψ/2 each, the total is Ψ"), bare as it may be."""
+        are Ψ/2 each, the total is Ψ") or a sum of values ("Ψ/2 + Ψ/2 = Ψ"), bare as it may be."""
         return bool(self.sum_named_before.search(sentence, max(0, start - 128), start))
 
     def totals(self, sentence: str) -> list[Quantity]:
