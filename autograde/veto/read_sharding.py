@@ -171,12 +171,15 @@ def _not_a_claim(sentence: PreparedSentence, clause: tuple[int, int], start: int
     doing it would amount to ("it would be splitting distinct data"), the action of a collective named right before
     ("reduce-scatter，把参数切分发到各卡"), a fraction said to be used, not held ("只有 1/N_d 被自己的优化器用到"), a
     rank's own piece named as what it needs ("只需自己的梯度分片"), a split done by no stage ("you need something that
-    splits the activation itself"), a split of the batch ("激活用更多的卡分摊 batch 以后变小": data parallelism's own), or
-    a word of an option's quoted name ("the \"partition activations\" option")."""
+    splits the activation itself"), a split of the batch ("激活用更多的卡分摊 batch 以后变小": data parallelism's own), a
+    word of an option's quoted name ("the \"partition activations\" option"), or a Chinese split verb naming the splitting
+    ("切分逻辑") or a futile one ("怎么切都没用")."""
     text = sentence.text
     if sentence.book.word("smaller_batch").match(text, _SPACES.match(text, end).end()):
         return True
     if any(a < start and end < b for a, b in sentence.spans("option_name")):
+        return True
+    if _CJK.match(text, end - 1) and sentence.book.word("split_not_made_after").match(text, end):
         return True
     if any(sentence.book.word(w).search(text, max(clause[0], start - LEAD_REACH), start) for w in ("needed_shard_before", "generic_doer_before")):
         return True
