@@ -186,7 +186,7 @@ class LedgerReader:
             each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是/都是 2Ψ": each one's value
             aggregate = self.aggregate.search(gap) and not each
             half_of_it = bool(self.half_after.search(gap))  # "RS 只完成了 AR 的前半（约 Ψ）": the value and the step are the half's
-            halved = self.half_before.search(text, max(0, m.start() - 12), m.start())
+            halved = self.half_before.search(text, max(0, m.start() - 24), m.start())
             dropped = bool(self.dropped_after.match(text, m.end()))  # "all-reduce 里…那一半就没必要了：先 RS…"
             replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start())) or half_of_it or dropped
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
