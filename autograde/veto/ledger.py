@@ -291,6 +291,8 @@ class LedgerReader:
         after = self.total_after.match(following)
         if after is None or self.each.search(after.group(0)) or self.plain.search(after.group(0)) or self.each.match(following[after.end() :].lstrip()):
             return None  # "…、梯度 reduce-scatter，各≈Ψ", "…, ≈Ψ each": each part's; "RS + AG 代替 AR，RS ≈ Ψ": another collective's
+        if "⟨" in after.group(0):
+            return None  # "（前向 AG + 反向 AG + 梯度 RS），DDP 是 2Ψ": a stage named after the sum owns the value
         return float(after.group(1) or 1)
 
 
