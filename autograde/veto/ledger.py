@@ -13,6 +13,9 @@ _UNTIL_EQUALS = re.compile(r"[=;:。]")
 _STOP = re.compile(r"[;。]")
 TOTAL_REACH = 16
 """How far before a listed sum's last collective the total that closes the list may begin ("、梯度 RS 共 3Ψ")."""
+BEFORE_PART_REACH = 24
+"""How far before a collective a word that halves or replaces it may begin ("one half of a ring all-reduce", "instead of
+an all-reduce")."""
 _OPEN_ASIDE_REST = re.compile(r"^[^()]*\)")
 _SLASH = re.compile(r"\s*/\s*")
 _GLOSS_THEN_PLUS = re.compile(r"[^ψ+=≈~]{0,80}?(?:\d*(?:\.\d+)?ψ)?\s*\+\s*(?:[a-z]+\s+|[\u3400-\u9fff]{1,4}\s*)?$")
@@ -186,9 +189,9 @@ class LedgerReader:
             each = bool(m.group("after")) and bool(self.each.search(gap) or self.both.search(gap))  # "RS 和 AG 各是/都是 2Ψ": each one's value
             aggregate = self.aggregate.search(gap) and not each
             half_of_it = bool(self.half_after.search(gap))  # "RS 只完成了 AR 的前半（约 Ψ）": the value and the step are the half's
-            halved = self.half_before.search(text, max(0, m.start() - 24), m.start())
+            halved = self.half_before.search(text, max(0, m.start() - BEFORE_PART_REACH), m.start())
             dropped = bool(self.dropped_after.match(text, m.end()))  # "all-reduce 里…那一半就没必要了：先 RS…"
-            replaced = bool(self.replaced.search(text, max(0, m.start() - 24), m.start())) or half_of_it or dropped
+            replaced = bool(self.replaced.search(text, max(0, m.start() - BEFORE_PART_REACH), m.start())) or half_of_it or dropped
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
             unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap) or self.negated.search(gap)
             stated = None if unowned else m.group("after") or before
