@@ -111,6 +111,9 @@ class LedgerReader:
     """Between a collective and a value: the value is one half's ("all-reduce 的前半（约 Ψ）"), not its own."""
     result: re.Pattern[str]
     """Between a collective and a value: the value is the step's total after it ("变成 3Ψ")."""
+    relative: re.Pattern[str]
+    """Between a collective and a value: a relative clause on the collective (", which is 2Ψ"), so the value is its own
+    as if beside it, even at the end of a sum."""
     each: re.Pattern[str]
     """Between a sum and a value: the value is each part's, not the total ("各≈Ψ", "每项都是 Ψ")."""
     both: re.Pattern[str]
@@ -164,6 +167,7 @@ class LedgerReader:
             half_before=re.compile(cues["half_before"], re.IGNORECASE),
             half_after=re.compile(cues["half_after"], re.IGNORECASE),
             result=re.compile(cues["result"], re.IGNORECASE),
+            relative=re.compile(cues["relative"], re.IGNORECASE),
             each=re.compile(cues["each"], re.IGNORECASE),
             both=re.compile(cues["both"], re.IGNORECASE),
             listed_pair=re.compile(cues["listed_pair"], re.IGNORECASE),
@@ -195,7 +199,8 @@ class LedgerReader:
             # a value beside what is replaced may be the replacement's ("RS instead of AR (≈Ψ)"): neither's for sure
             unowned = aggregate or halved or replaced or self.result.search(gap) or self.operand.match(gap) or self.negated.search(gap)
             stated = None if unowned else m.group("after") or before
-            beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each
+            beside = m.group("before") is not None or not gap.strip() or m.group("paren") is not None or each \
+                or bool(self.relative.match(gap))  # "the reduce-scatter, which is 2Ψ": the value is the collective's own
             equals = _EQUALS_VALUE.match(text, m.end()) if stated and m.group("after") else None
             if equals and self._opens_piece(text, m.start()):
                 stated = equals.group(1)  # "AR(Ψ) = 2Ψ", written "ar ψ = 2ψ": Ψ is what it reduces, 2Ψ what it moves
