@@ -144,13 +144,13 @@ def _doer(sentence: PreparedSentence, subject: str | None, start: int) -> str | 
 
 
 def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], start: int) -> bool:
-    """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is
-    whole only for a while ("临时拼出的全量参数"); states whole "in the first place" are plain DP's; copies said to be
-    removed or saved are whole only before the stage ("saves the ~138 GB of replicated gradients"); a variant that
-    replicates by design (hybrid sharding across nodes, SHARD_GRAD_OP between forward and backward), named in this
-    sentence or the one before, keeps its copies whole. A relieving verb is a split only when a stage right before it
-    does the relieving; a state shrinking with N_d is not one when a smaller batch per rank is why ("每张卡的 batch 变小了，
-    激活也随 N_d 下降": data parallelism's own split)."""
+    """Whether the clause's predicate reads like a relation but says something else: a layer gathered for compute is whole
+    only for a while ("临时拼出的全量参数"), as are those an aside on a collective says it hands out; states whole "in the first
+    place" are plain DP's; copies said to be removed or saved are whole only before the stage ("saves the ~138 GB of
+    replicated gradients"); a variant that replicates by design (hybrid sharding across nodes, SHARD_GRAD_OP between
+    forward and backward), named in this sentence or the one before, keeps its copies whole. A relieving verb is a split
+    only when a stage right before it does the relieving; a state shrinking with N_d is not one when a smaller batch per
+    rank is why ("每张卡的 batch 变小了，激活也随 N_d 下降": data parallelism's own split)."""
     if word == "relieves":
         return not _stage_does_it(sentence, clause, start)
     if word == "shrinks_with_ranks":
@@ -161,6 +161,9 @@ def _exempt(sentence: PreparedSentence, word: str, clause: tuple[int, int], star
         return True
     if sentence.book.word("removed_before").search(sentence.text, max(clause[0], start - REMOVED_REACH), start):
         return True
+    aside = sentence.stance.aside_around(start)
+    if aside is not None and sentence.has("op", *sentence.clause_before(aside[0])):
+        return True  # "the all-reduce pattern (each rank ends up with the full weights)": what the collective hands out
     variant = sentence.book.word("replicating_variant")
     return sentence.present(variant) or bool(variant.search(sentence.previous_text))
 

@@ -143,7 +143,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
             changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start)
             or sentence.subject(clause, q.start, reach, marked)
         )
-        if owner is None and sole:
+        if owner is None and sole and not sentence.book.word("either_way_after").match(text, q.end):
             owner = _pronoun_collective(sentence, clause, q.start)  # "the all-reduce sends each gradient once, so it costs Ψ"
         if owner is None or owner in sentence.book.others or sentence.has("not_total", *clause) or _valued_after(sentence, q.end, owner):
             continue
@@ -438,8 +438,9 @@ def _values_as_bytes(sentence: PreparedSentence) -> Iterator[Claim]:
         coefficient, gigabytes = float(figure.group(1)), float(figure.group(2))
         if coefficient >= MEMORY_SIZED or abs(gigabytes - coefficient * billions) > 0.05 * gigabytes:
             continue
-        if sentence.has("state_noun", figure.end(), figure.end() + STATE_AFTER_FIGURE):
-            continue  # "2Ψ = 140 GB of bf16 grads": the memory a state takes, in bytes
+        if sentence.has("state_noun", figure.end(), figure.end() + STATE_AFTER_FIGURE) \
+                or sentence.book.word("state_before_figure").search(text, max(0, figure.start() - STATE_AFTER_FIGURE), figure.start()):
+            continue  # "2Ψ = 140 GB of bf16 grads", "省的是 gradient：2Ψ = 140 GB": the memory a state takes, in bytes
         clause = sentence.clause_around(figure.start(), figure.end())
         owner = sentence.subject(clause, figure.start())
         if owner is not None and owner not in sentence.book.others:

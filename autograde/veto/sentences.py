@@ -15,9 +15,9 @@ _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", 
 _QUESTION_END = re.compile(r"(?:[?？][\"'”’」』)）\s]*|[吗呢]\s*(?:——|—|--)\s*)$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9_⟨⟩']+")
-_ASIDE_THEN_PREDICATE = re.compile(r"\([^()]*\)\s*(?![和及与、])[\u3400-\u9fff]|因为|由于")
+_ASIDE_THEN_PREDICATE = re.compile(r"\([^()]*\)\s*(?:(?![和及与、])[\u3400-\u9fff]|(?:are|is|stay|stays|remain|remains)\b)|因为|由于")
 """After a noun: an aside or a Chinese reason, then a predicate of its own ("…，activations（以及中间量）还全在每张卡上",
-"…，optimizer states 因为要做 update 还是每卡一份")."""
+"…, activations (growing with sequence length) are what's left", "…，optimizer states 因为要做 update 还是每卡一份")."""
 _HAS_WORD = re.compile(r"\w")
 
 
