@@ -65,6 +65,8 @@ def step_claims(sentence: PreparedSentence) -> Iterator[Claim]:
                 yield Claim(subject, "step", (collective, None, None, False, None), start, end, exact=True, flags=named)
                 continue
             carries = _carries(sentence, clause, start, end)
+            if carries != "activations" and sentence.has("prefetch_talk") and not sentence.names_stage(0, clause[1]):
+                continue  # "the two all-gathers only need parameters, so FSDP issues them one layer ahead": ZeRO-3's steps
             when = _when(sentence, clause, start, end)
             extra = _near_before(sentence, "extra", clause, start, MODIFIER_REACH)
             uses = _near_before(sentence, "uses", clause, start, USE_REACH) and not sentence.has("not_a_use")
