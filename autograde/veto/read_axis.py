@@ -44,7 +44,7 @@ def _splitting_stage(sentence: PreparedSentence, clause: tuple[int, int], start:
     the partitioning is done across the TP group") or opens on the split ("ZeRO-3 的三类状态都切开了，只是沿着 TP 的维度"),
     else the topic a Chinese pronoun opening the clause carries on ("它的参数分片是沿 TP 维度做的", "它把参数沿 TP 的维度切开")."""
     others = sentence.book.others
-    named = [m for m in sentence.mentions if clause[0] <= m.start < start]
+    named = [m for m in sentence.mentions if clause[0] <= m.start < start and not m.reference]  # not one compared with
     if named and named[-1].stage not in others:
         return named[-1].stage
     stages = [m for m in sentence.mentions if m.start < start and m.stage not in others]
