@@ -156,7 +156,8 @@ class CueBook:
         """The clause spans of a prepared sentence, split by the structure cues."""
         structure = self.structure
         closing = (structure["list_closed"], structure["list_extended"])
-        return split_clauses(text, structure["clause_breaks"], structure["clause_joiners"], closing)
+        breaks, joiners, own_predicate = structure["clause_breaks"], structure["clause_joiners"], structure["aside_then_predicate"]
+        return split_clauses(text, breaks, joiners, closing, own_predicate)
 
     def prepare(self, sentence: str) -> str:
         """`sentence` normalised, stage-tagged and lower-cased: the form claims are read from."""
@@ -195,6 +196,7 @@ _STRUCTURE = {
     "clause_joiners": "{}",
     "list_closed": "{}",
     "list_extended": "{}",
+    "aside_then_predicate": "{}",
     "barriers": "{}",
     "strong_breaks": "{}",
     "subordinate": r"[\s,:;()—-]*(?:{})",

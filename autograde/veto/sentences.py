@@ -15,9 +15,6 @@ _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,2}[.)、]|[(（][a-z\d][)）])\s+", 
 _QUESTION_END = re.compile(r"(?:[?？][\"'”’」』)）\s]*|[吗呢]\s*(?:——|—|--)\s*)$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9_⟨⟩']+")
-_ASIDE_THEN_PREDICATE = re.compile(r"\([^()]*\)\s*(?:(?![和及与、])[\u3400-\u9fff]|(?:are|is|stay|stays|remain|remains)\b)|因为|由于")
-"""After a noun: an aside or a Chinese reason, then a predicate of its own ("…，activations（以及中间量）还全在每张卡上",
-"…, activations (growing with sequence length) are what's left", "…，optimizer states 因为要做 update 还是每卡一份")."""
 _HAS_WORD = re.compile(r"\w")
 
 
@@ -79,6 +76,7 @@ def split_clauses(
     breaks: re.Pattern[str],
     joiners: re.Pattern[str],
     closing: tuple[re.Pattern[str], re.Pattern[str]],
+    own_predicate: re.Pattern[str],
     max_list_words: int = 4,
 ) -> list[tuple[int, int]]:
     """Clause spans of a normalised sentence.
@@ -86,7 +84,8 @@ def split_clauses(
     A piece after a comma, colon or dash that continues a list (`a, b and c`, "…，以及激活，都分片") stays with
     the clause before it: it starts with a joiner, or it is a short English piece after a comma; but not after a clause
     that `closing` (closed, extended) says closed its list ("once X and Y are sharded, activations dominate"), nor when
-    the piece's noun has an aside and then a predicate of its own ("…，activations（以及中间量）还全在每张卡上").
+    `own_predicate` says the piece's noun has an aside or a reason and then a predicate of its own ("…，activations（以及中间量）
+    还全在每张卡上").
     """
     cuts = sorted({0, len(sentence), *(m.start() for m in breaks.finditer(sentence))})
     spans = [(a, b) for a, b in zip(cuts, cuts[1:]) if sentence[a:b].strip(" ,:;-()")]
@@ -100,7 +99,7 @@ def split_clauses(
             merged[resumed:] = [(merged[resumed][0], b)]
         elif merged and opener in ",:()-" and (short_english or joiners.match(piece.lstrip(" ,:;-()"))) \
                 and not _closed_list(sentence, merged[-1][0], a, piece, closing) \
-                and not _ASIDE_THEN_PREDICATE.match(sentence, b):
+                and not own_predicate.match(sentence, b):
             merged[-1] = (merged[-1][0], b)
         else:
             merged.append((a, b))
