@@ -30,6 +30,9 @@ LESSON_REACH = 24
 """Characters before a value within which a word names it as the lesson's ("课上说的 2Ψ")."""
 SOLE_REACH = 40
 """Characters before a bare Ψ within which a word makes it the stage's whole total ("only needs Ψ per step")."""
+STEP_TOTAL_REACH = 64
+"""Characters before a bare Ψ within which words make it the step's whole traffic, across a comma ("ZeRO-2's per-step
+volume is just the reduce-scatter, Ψ")."""
 HALF_REACH = 12
 """Characters before a value, across a clause break, within which a half named makes it that half's ("前半程，数据量是 Ψ")."""
 STATE_AFTER_FIGURE = 16
@@ -211,8 +214,8 @@ def _sole_total(sentence: PreparedSentence, clause: tuple[int, int], start: int,
     aside = sentence.stance.aside_around(start)
     if aside is not None:  # "you all-gather its weights (summed over layers that's Ψ)": the aside values its clause's collective
         clause = (sentence.clause_before(aside[0])[0], clause[1])
-    if sentence.book.word("step_total_before").search(sentence.text, low, start):
-        return True  # "每步通信只剩 Ψ": the step's whole traffic, whatever collectives the clause names
+    if sentence.book.word("step_total_before").search(sentence.text, max(0, start - STEP_TOTAL_REACH), start):
+        return True  # "每步通信只剩 Ψ", "ZeRO-2's per-step volume is just the reduce-scatter, Ψ": the step's whole traffic
     if sentence.book.word("stage_is_before").search(sentence.text, low, start) and sentence.book.word("step_total_after").match(sentence.text, end):
         return True
     return (
