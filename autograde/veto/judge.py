@@ -304,6 +304,9 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
     wrong = [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in members]
     if not _by_group(claim.subject, facts, wrong):
         return None
+    guessed = claim.guesses - {"ddp"}  # a stage carried from sentences before: wrong whichever of the stages named it is about
+    if len(guessed) > 1 and not all(_by_group(g, facts, [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in facts.members(g)]) for g in guessed):
+        return None
     if carries in facts.never_sharded:
         return (ACTIVATIONS, VOLUME) if {"counted", "source"} & claim.flags else ACTIVATIONS
     return VOLUME

@@ -144,7 +144,7 @@ def _totals(sentence: PreparedSentence) -> Iterator[Claim]:
             reach = min(reach, aside - q.start)
         owner = (
             changed_to(text, q.start) or _first_at_owner(sentence, q.start) or sentence.named_right_before(q.start)
-            or sentence.subject(clause, q.start, reach, marked)
+            or _described_step(sentence, clause, q.start) or sentence.subject(clause, q.start, reach, marked)
         )
         if owner is None and sole and not sentence.book.word("either_way_after").match(text, q.end):
             owner = _pronoun_collective(sentence, clause, q.start)  # "the all-reduce sends each gradient once, so it costs Ψ"
@@ -180,6 +180,18 @@ def _pronoun_collective(sentence: PreparedSentence, clause: tuple[int, int], pos
     if antecedent is None or antecedent == (0, 0):
         return None
     return next((c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, *antecedent)), None)
+
+
+def _described_step(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
+    """The one collective the clause before describes, when the value's clause only gives that step's cost
+    ("reduce-scatter 要把所有梯度聚合起来，所以还是 2Ψ", "ZeRO-1 用 reduce-scatter 把梯度聚合到各自的 rank，这一步通信量是 2Ψ")."""
+    if clause[0] == 0 or not sentence.book.word("step_value_opens").fullmatch(sentence.text, clause[0], position):
+        return None
+    before = sentence.clause_before(clause[0])
+    named = {c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, *before)}
+    if len(named) != 1 or not sentence.book.word("step_described").match(sentence.text, *before):
+        return None
+    return named.pop()
 
 
 def _valued_after(sentence: PreparedSentence, end: int, owner: str) -> bool:
