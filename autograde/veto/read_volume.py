@@ -250,7 +250,7 @@ def _comparisons(sentence: PreparedSentence) -> Iterator[Claim]:
             else:  # "整体通信是 DDP 的一半": the stage inside the comparison is the one compared with
                 inside = _named_inside(sentence, start, end)
             subject = _outside(sentence, subject, inside, start)
-            if subject is None or subject in sentence.book.others or sentence.has("not_stage_volume", clause[0], end):
+            if subject is None or subject in sentence.book.others or _not_stage_volume(sentence, clause[0], end, start):
                 continue
             if relation != "same-as" and sentence.has_unexcluded("op", end, min(clause[1], end + COMPARED_REACH)):
                 continue  # "half the traffic of an all-reduce" compares with a collective, not a stage
@@ -287,6 +287,14 @@ def _compared_value(sentence: PreparedSentence, relation: Relation, start: int, 
         return relation
     ratio = _RATIO.search(sentence.text, start, end)
     return 0.5 if ratio is None or ratio.group(1) is None else float(ratio.group(1))
+
+
+def _not_stage_volume(sentence: PreparedSentence, low: int, high: int, at: int) -> bool:
+    """Whether words within text[low:high] make a comparison at `at` no stage's whole volume (a collective, memory, one
+    layer), other than words in a quote the student then reads as saying it ("“RS 比 AR 快两倍”说明 ZeRO-1 每步通信只有 DDP
+    的一半": the quoted collectives are the topic, the comparison the student's reading)."""
+    read = [(a, b) for a, b in sentence.quotes if b <= at and sentence.book.word("quote_read_as").match(sentence.text, b)]
+    return any(low <= a and b <= high and not any(q0 <= a < q1 for q0, q1 in read) for a, b in sentence.spans("not_stage_volume"))
 
 
 def _prompt_comparison(sentence: PreparedSentence, clause: tuple[int, int], subject: str) -> bool:

@@ -21,6 +21,7 @@ _LEADING_PUNCTUATION = re.compile(r"[\s,;:.!\"'()\-—–]*")
 _ASIDES = re.compile(r"\([^()]{0,400}\)")
 """A parenthetical aside: a verdict inside one judges the aside's own claim, not one before it."""
 _QUOTED = re.compile(r'"[^"]+"')
+_CLAUSE_BREAK = re.compile(r"[,;:]")
 """A phrase in double quotes, however short ("不能分片")."""
 
 
@@ -101,6 +102,9 @@ class StanceCues:
     endorsements: re.Pattern[str]
     """Cues by which the student adopts a reported claim (我同意, that's right, ^indeed), before it, after it or
     opening the next sentence."""
+    replacement: re.Pattern[str]
+    """A refuter that puts a new value or term in place of what was just said ("……不对，是多 50%"): it withdraws only the
+    claims since the last clause break before it."""
 
     @classmethod
     def from_cues(cls, cues: Mapping[str, Any]) -> StanceCues:
@@ -140,6 +144,7 @@ class StanceCues:
             attributers=_any(cues["attributers"]),
             attribution_ends=_any(cues["attribution_ends"]),
             endorsements=_any(cues["endorsements"]),
+            replacement=re.compile(cues["replacement"], re.IGNORECASE),
         )
 
     def excluded(self, sentence: str, start: int, end: int) -> bool:
@@ -314,6 +319,7 @@ class SentenceStance:
         attributed = self._spans("attributers")
         return any(
             not _QUOTED.search(self._text, end, refuter) and not attributed.any_between(end, refuter)
+            and not (self._cues.replacement.match(self._text, refuter) and _CLAUSE_BREAK.search(self._text, end, refuter))
             for refuter, _ in self._refuters_after.within(end, len(self._text) + 1)
         )
 
