@@ -30,16 +30,16 @@ def _blind_sets(first: int, last: int) -> tuple[str, ...]:
     return tuple(f"blind{n}" for n in range(first, last + 1))
 
 
-SETS = ("dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2", "blind", *_blind_sets(2, 469))
+SETS = ("dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2", "blind", *_blind_sets(2, 473))
 """dev: the lead's examples; train…train5: written while building the rules (train3…train5 as whole answers, each
 measured once before tuning); holdout, holdout2: written before any tuning; blind…blind10: each written by someone who never saw
 the checker."""
-NEVER_TUNED = _blind_sets(466, 469)
-"""Sets no rule has been tuned on: blind466…469, written blind by helpers during issue 18's hundred-and-thirty-first claims round and
+NEVER_TUNED = _blind_sets(470, 473)
+"""Sets no rule has been tuned on: blind470…473, written blind by helpers during issue 18's hundred-and-thirty-second claims round and
 measured once on its finished checker; --failures never lists
 a never-tuned set's rows. The fifteenth round was tuned on every answer that was
 unseen before it (holdout2, blind39, blind40 and the odd ids of blind11…38), so none of those is held out now."""
-HALF_TUNED = _blind_sets(41, 465)
+HALF_TUNED = _blind_sets(41, 469)
 """Sets tuned on by their even ids only, the odd ids held out and scored by --held-out: blind41…43 in issue 18's
 sixteenth round (written blind during the fifteenth), blind44 and blind45 in its seventeenth (written blind during the
 sixteenth), blind46 and blind47 in its eighteenth (written blind during the seventeenth), blind48 and blind49 in its
@@ -120,7 +120,8 @@ hundred-and-twenty-sixth), blind450…453 in its hundred-and-twenty-eighth (writ
 hundred-and-twenty-seventh), blind454…457 in its hundred-and-twenty-ninth (written blind during the
 hundred-and-twenty-eighth), blind458…461 in its hundred-and-thirtieth (written blind during the
 hundred-and-twenty-ninth), blind462…465 in its hundred-and-thirty-first (written blind during the
-hundred-and-thirtieth). Earlier
+hundred-and-thirtieth), blind466…469 in its hundred-and-thirty-second (written blind during the
+hundred-and-thirty-first). Earlier
 halves, all read since by the fifteenth round (which tuned on every held-out odd id at once): blind11…14 in issue 18's
 second round (blind11 and blind12 written blind during the third design round, blind13 and blind14 by two helpers while the
 claims model was built, all four measured once on the finished claims model, CLAIMS_MODEL_FIRST_RUNS), blind15 and
@@ -608,6 +609,10 @@ FIRST_RUNS: dict[str, tuple[float, float, str]] = {
     "blind467": (1.000, 0.926, _helper_set("hundred-and-thirty-first")),
     "blind468": (0.925, 0.907, _helper_set("hundred-and-thirty-first")),
     "blind469": (0.964, 0.964, _helper_set("hundred-and-thirty-first")),
+    "blind470": (1.000, 0.929, _helper_set("hundred-and-thirty-second")),
+    "blind471": (0.962, 0.944, _helper_set("hundred-and-thirty-second")),
+    "blind472": (0.980, 0.906, _helper_set("hundred-and-thirty-second")),
+    "blind473": (1.000, 0.943, _helper_set("hundred-and-thirty-second")),
 }
 """(precision, recall, when) of each set's first run while nobody had read its failures."""
 CLAIMS_MODEL_FIRST_RUNS: dict[str, tuple[float, float]] = {
@@ -749,6 +754,7 @@ HELD_OUT_HALVES: dict[str, tuple[float, float, float, float, str]] = {
     "blind454–457 odd ids": (0.978, 0.938, 0.978, 0.938, "issue 18 hundred-and-twenty-ninth round: readings fixed on the even ids only (even ids P 0.951 R 0.959 → P 0.984 R 0.992), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–453 odd ids 0.960 0.935 → 0.960 0.935 (6 fixed, none broken)"),
     "blind458–461 odd ids": (0.977, 0.894, 0.977, 0.894, "issue 18 hundred-and-thirtieth round: readings fixed on the even ids only (even ids P 0.983 R 0.927 → P 0.992 R 1.000), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–457 odd ids 0.960 0.935 → 0.960 0.936 (2 fixed, none broken)"),
     "blind462–465 odd ids": (0.951, 0.961, 0.951, 0.961, "issue 18 hundred-and-thirty-first round: readings fixed on the even ids only (even ids P 0.982 R 0.924 → P 1.000 R 0.975), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–461 odd ids 0.961 0.935 → 0.961 0.936 (16 fixed, none broken)"),
+    "blind466–469 odd ids": (0.940, 0.913, 0.940, 0.913, "issue 18 hundred-and-thirty-second round: readings fixed on the even ids only (even ids P 0.982 R 0.939 → P 1.000 R 0.974), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–465 odd ids 0.961 0.936 → 0.961 0.936 (none fixed, none broken)"),
     "blind41–65 odd ids": (0.911, 0.875, 0.915, 0.875, "after issue 18's twenty-seventh round: a pass over the tuned rows' false wrong-comm-volume vetoes (a collective that only dates a state, element counts, an aside naming its own stage, ring-factor totals, values compared with, a collective said to disappear, 'wait, no', 'if you wrongly', 反过来想), odd ids measured once; three held-out false vetoes went (blind48+49, blind50+51, blind56+57)"),
 }
 """(precision, recall before, precision, recall after) on half of a set held out while the rules were changed on its other
