@@ -33,8 +33,9 @@ ONLY_REACH = 3
 """Characters between "only" and the verb it restricts ("只切", "only shards", "shards only")."""
 TECHNIQUE_REACH = 120
 """Characters before a split within which a stage doing the technique read as its subject is the doer."""
-_OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?")
-"""Articles and particles between a predicate and its direct object."""
+_OBJECT_FILLER = re.compile(r"\s*(?:(?:(?:the|its|their|all(?: the)?)\b|了|的)\s*)?(?:(?:slice|shard|share|piece|part|portion)\s+(?=of\b))?")
+"""Articles and particles between a predicate and its direct object, and the piece of it a fraction names ("keeps a 1/N_d
+slice of them")."""
 GERUND_REACH = 40
 """Characters before an English gerund searched for the comparison it is the object of ("a different thing from sharding")."""
 _NOT_DONE = ("gerund_compared", "gerund_hypothetical")
