@@ -30,16 +30,16 @@ def _blind_sets(first: int, last: int) -> tuple[str, ...]:
     return tuple(f"blind{n}" for n in range(first, last + 1))
 
 
-SETS = ("dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2", "blind", *_blind_sets(2, 485))
+SETS = ("dev", "train", "train2", "train3", "train4", "train5", "holdout", "holdout2", "blind", *_blind_sets(2, 489))
 """dev: the lead's examples; train…train5: written while building the rules (train3…train5 as whole answers, each
 measured once before tuning); holdout, holdout2: written before any tuning; blind…blind10: each written by someone who never saw
 the checker."""
-NEVER_TUNED = _blind_sets(482, 485)
-"""Sets no rule has been tuned on: blind482…485, written blind by helpers during issue 18's hundred-and-thirty-fifth claims round and
+NEVER_TUNED = _blind_sets(486, 489)
+"""Sets no rule has been tuned on: blind486…489, written blind by helpers during issue 18's hundred-and-thirty-sixth claims round and
 measured once on its finished checker; --failures never lists
 a never-tuned set's rows. The fifteenth round was tuned on every answer that was
 unseen before it (holdout2, blind39, blind40 and the odd ids of blind11…38), so none of those is held out now."""
-HALF_TUNED = _blind_sets(41, 481)
+HALF_TUNED = _blind_sets(41, 485)
 """Sets tuned on by their even ids only, the odd ids held out and scored by --held-out: blind41…43 in issue 18's
 sixteenth round (written blind during the fifteenth), blind44 and blind45 in its seventeenth (written blind during the
 sixteenth), blind46 and blind47 in its eighteenth (written blind during the seventeenth), blind48 and blind49 in its
@@ -124,7 +124,8 @@ hundred-and-thirtieth), blind466…469 in its hundred-and-thirty-second (written
 hundred-and-thirty-first), blind470…473 in its hundred-and-thirty-third (written blind during the
 hundred-and-thirty-second), blind474…477 in its hundred-and-thirty-fourth (written blind during the
 hundred-and-thirty-third), blind478…481 in its hundred-and-thirty-fifth (written blind during the
-hundred-and-thirty-fourth). Earlier
+hundred-and-thirty-fourth), blind482…485 in its hundred-and-thirty-sixth (written blind during the
+hundred-and-thirty-fifth). Earlier
 halves, all read since by the fifteenth round (which tuned on every held-out odd id at once): blind11…14 in issue 18's
 second round (blind11 and blind12 written blind during the third design round, blind13 and blind14 by two helpers while the
 claims model was built, all four measured once on the finished claims model, CLAIMS_MODEL_FIRST_RUNS), blind15 and
@@ -628,6 +629,10 @@ FIRST_RUNS: dict[str, tuple[float, float, str]] = {
     "blind483": (0.980, 0.907, _helper_set("hundred-and-thirty-fifth")),
     "blind484": (0.980, 0.907, _helper_set("hundred-and-thirty-fifth")),
     "blind485": (0.961, 0.891, _helper_set("hundred-and-thirty-fifth")),
+    "blind486": (0.941, 0.889, _helper_set("hundred-and-thirty-sixth")),
+    "blind487": (1.000, 0.962, _helper_set("hundred-and-thirty-sixth")),
+    "blind488": (0.944, 0.944, _helper_set("hundred-and-thirty-sixth")),
+    "blind489": (0.981, 0.944, _helper_set("hundred-and-thirty-sixth")),
 }
 """(precision, recall, when) of each set's first run while nobody had read its failures."""
 CLAIMS_MODEL_FIRST_RUNS: dict[str, tuple[float, float]] = {
@@ -773,6 +778,7 @@ HELD_OUT_HALVES: dict[str, tuple[float, float, float, float, str]] = {
     "blind470–473 odd ids": (0.979, 0.950, 0.979, 0.950, "issue 18 hundred-and-thirty-third round: readings fixed on the even ids only (even ids P 0.991 R 0.914 → P 0.991 R 0.966), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–469 odd ids 0.961 0.936 → 0.961 0.936 (2 fixed, none broken)"),
     "blind474–477 odd ids": (0.991, 0.955, 0.991, 0.955, "issue 18 hundred-and-thirty-fourth round: readings fixed on the even ids only (even ids P 0.990 R 0.953 → P 0.990 R 0.981), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–473 odd ids 0.961 0.936 → 0.961 0.936 (none fixed, none broken)"),
     "blind478–481 odd ids": (1.000, 0.946, 1.000, 0.946, "issue 18 hundred-and-thirty-fifth round: readings fixed on the even ids only (even ids P 0.990 R 0.944 → P 1.000 R 0.981), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–477 odd ids 0.962 0.936 → 0.962 0.936 (1 fixed, none broken)"),
+    "blind482–485 odd ids": (0.966, 0.896, 0.966, 0.896, "issue 18 hundred-and-thirty-sixth round: readings fixed on the even ids only (even ids P 0.965 R 0.917 → P 0.983 R 0.942), odd ids measured as counts of fixed and broken rows after each change (no text read); in the same round blind41–481 odd ids 0.962 0.936 → 0.962 0.937 (2 fixed, none broken)"),
     "blind41–65 odd ids": (0.911, 0.875, 0.915, 0.875, "after issue 18's twenty-seventh round: a pass over the tuned rows' false wrong-comm-volume vetoes (a collective that only dates a state, element counts, an aside naming its own stage, ring-factor totals, values compared with, a collective said to disappear, 'wait, no', 'if you wrongly', 反过来想), odd ids measured once; three held-out false vetoes went (blind48+49, blind50+51, blind56+57)"),
 }
 """(precision, recall before, precision, recall after) on half of a set held out while the rules were changed on its other
