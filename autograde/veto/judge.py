@@ -301,11 +301,9 @@ def _step(claim: Claim, facts: Facts) -> str | tuple[str, ...] | None:
             return None  # "ZeRO-1 不需要额外的 all-gather", "ZeRO-2 前向不需要 all-gather": no step of the stage denied
         right = [not _wrong_step(facts, m, collective, carries, phase, False, count) for m in members]
         return VOLUME if _by_group(claim.subject, facts, right) else None
-    wrong = [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in members]
-    if not _by_group(claim.subject, facts, wrong):
-        return None
-    guessed = claim.guesses - {"ddp"}  # a stage carried from sentences before: wrong whichever of the stages named it is about
-    if len(guessed) > 1 and not all(_by_group(g, facts, [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in facts.members(g)]) for g in guessed):
+    guessed = claim.guesses - {"ddp"}  # carried from sentences that named several stages: wrong whichever of them it is about
+    stages = {claim.subject} | (guessed if len(guessed) > 1 else set())
+    if not all(_by_group(s, facts, [_wrong_step(facts, m, collective, carries, phase, extra, count) for m in facts.members(s)]) for s in stages):
         return None
     if carries in facts.never_sharded:
         return (ACTIVATIONS, VOLUME) if {"counted", "source"} & claim.flags else ACTIVATIONS

@@ -21,8 +21,9 @@ _LEADING_PUNCTUATION = re.compile(r"[\s,;:.!\"'()\-—–]*")
 _ASIDES = re.compile(r"\([^()]{0,400}\)")
 """A parenthetical aside: a verdict inside one judges the aside's own claim, not one before it."""
 _QUOTED = re.compile(r'"[^"]+"')
-_CLAUSE_BREAK = re.compile(r"[,;:]")
 """A phrase in double quotes, however short ("不能分片")."""
+_CLAUSE_BREAK = re.compile(r"[,;:]")
+"""A break between clauses, past which a replacing self-correction does not reach back."""
 
 
 def _any(patterns: Sequence[str]) -> re.Pattern[str]:
