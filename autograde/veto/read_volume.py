@@ -179,7 +179,8 @@ def _pronoun_collective(sentence: PreparedSentence, clause: tuple[int, int], pos
     antecedent = sentence.pronoun_antecedent(clause, position)
     if antecedent is None or antecedent == (0, 0):
         return None
-    return next((c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, *antecedent)), None)
+    named = _collectives_in(sentence, *antecedent)
+    return named[0] if named else None
 
 
 def _described_step(sentence: PreparedSentence, clause: tuple[int, int], position: int) -> str | None:
@@ -188,10 +189,15 @@ def _described_step(sentence: PreparedSentence, clause: tuple[int, int], positio
     if clause[0] == 0 or not sentence.book.word("step_value_opens").fullmatch(sentence.text, clause[0], position):
         return None
     before = sentence.clause_before(clause[0])
-    named = {c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, *before)}
+    named = set(_collectives_in(sentence, *before))
     if len(named) != 1 or not sentence.book.word("step_described").match(sentence.text, *before):
         return None
     return named.pop()
+
+
+def _collectives_in(sentence: PreparedSentence, low: int, high: int) -> list[str]:
+    """The collectives named by name (not by a bare "gather") within text[low:high], in the order of COLLECTIVE_WORDS."""
+    return [c for w, c in COLLECTIVE_WORDS if w != "gather" and sentence.has(w, low, high)]
 
 
 def _valued_after(sentence: PreparedSentence, end: int, owner: str) -> bool:
